@@ -1,0 +1,94 @@
+#include "common/u64map.h"
+
+#include <stdlib.h>
+
+static size_t slot_of(uint64_t k, size_t cap)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	return (size_t)(k & (cap - 1));
+}
+
+void *ptd_u64map_get(const struct ptd_u64map *m, uint64_t key)
+{
+	size_t h;
+
+	if (!m->cap)
+		return NULL;
+	for (h = slot_of(key, m->cap); m->vals[h]; h = (h + 1) & (m->cap - 1))
+		if (m->keys[h] == key)
+			return m->vals[h];
+	return NULL;
+}
+
+static int grow(struct ptd_u64map *m)
+{
+	size_t ncap = m->cap ? m->cap * 2 : 64, i;
+	uint64_t *nk = calloc(ncap, sizeof(*nk));
+	void **nv = calloc(ncap, sizeof(*nv));
+
+	if (!nk || !nv) {
+		free(nk);
+		free(nv);
+		return -1;
+	}
+	for (i = 0; i < m->cap; i++) {
+		size_t h;
+
+		if (!m->vals[i])
+			continue;
+		for (h = slot_of(m->keys[i], ncap); nv[h]; h = (h + 1) & (ncap - 1))
+			;
+		nk[h] = m->keys[i];
+		nv[h] = m->vals[i];
+	}
+	free(m->keys);
+	free(m->vals);
+	m->keys = nk;
+	m->vals = nv;
+	m->cap = ncap;
+	return 0;
+}
+
+int ptd_u64map_put(struct ptd_u64map *m, uint64_t key, void *val)
+{
+	size_t h;
+
+	if ((m->used + 1) * 2 > m->cap && grow(m))
+		return -1;
+	for (h = slot_of(key, m->cap); m->vals[h]; h = (h + 1) & (m->cap - 1)) {
+		if (m->keys[h] == key) {
+			m->vals[h] = val;
+			return 0;
+		}
+	}
+	if (m->limit && m->used >= m->limit)
+		return -1;
+	m->keys[h] = key;
+	m->vals[h] = val;
+	m->used++;
+	return 0;
+}
+
+void ptd_u64map_fini(struct ptd_u64map *m)
+{
+	free(m->keys);
+	free(m->vals);
+	m->keys = NULL;
+	m->vals = NULL;
+	m->cap = m->used = 0;
+}
+
+int ptd_u64map_next(const struct ptd_u64map *m, size_t *i, uint64_t *key, void **val)
+{
+	for (; *i < m->cap; (*i)++) {
+		if (m->vals[*i]) {
+			*key = m->keys[*i];
+			*val = m->vals[*i];
+			(*i)++;
+			return 1;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,243 @@
+#include "machine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_THREADS (1u << 22)
+#define MAX_MAPS_PER_PROCESS (1u << 22)
+#define MAX_COMMS_PER_THREAD (1u << 16)
+
+void ptd_machine_init(struct ptd_machine *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->strings.elsize = sizeof(char *);
+	m->threads.limit = MAX_THREADS;
+	m->procs.limit = MAX_THREADS;
+}
+
+void ptd_machine_fini(struct ptd_machine *m)
+{
+	size_t i = 0;
+	uint64_t k;
+	void *v;
+
+	while (ptd_u64map_next(&m->threads, &i, &k, &v)) {
+		ptd_vec_fini(&((struct ptd_thread *)v)->comms);
+		free(v);
+	}
+	i = 0;
+	while (ptd_u64map_next(&m->procs, &i, &k, &v)) {
+		ptd_vec_fini(&((struct ptd_process *)v)->maps);
+		free(v);
+	}
+	ptd_u64map_fini(&m->threads);
+	ptd_u64map_fini(&m->procs);
+	for (i = 0; i < m->strings.len; i++)
+		free(*(char **)ptd_vec_at(&m->strings, i));
+	ptd_vec_fini(&m->strings);
+}
+
+static const char *keep_string(struct ptd_machine *m, const char *s)
+{
+	char **slot, *copy = strdup(s);
+
+	if (!copy)
+		return NULL;
+	slot = ptd_vec_push(&m->strings);
+	if (!slot) {
+		free(copy);
+		return NULL;
+	}
+	*slot = copy;
+	return copy;
+}
+
+static uint64_t key(int32_t id)
+{
+	return (uint64_t)(uint32_t)id;
+}
+
+struct ptd_thread *ptd_machine_thread(const struct ptd_machine *m, int32_t tid)
+{
+	return ptd_u64map_get(&m->threads, key(tid));
+}
+
+static struct ptd_thread *get_thread(struct ptd_machine *m, int32_t pid, int32_t tid)
+{
+	struct ptd_thread *t = ptd_machine_thread(m, tid);
+
+	if (t) {
+		if (t->pid == -1 && pid != -1)
+			t->pid = pid;
+		return t;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->pid = pid;
+	t->tid = tid;
+	t->ppid = -1;
+	t->comms.elsize = sizeof(struct ptd_comm);
+	t->comms.limit = MAX_COMMS_PER_THREAD;
+	if (ptd_u64map_put(&m->threads, key(tid), t)) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+static struct ptd_process *get_process(struct ptd_machine *m, int32_t pid)
+{
+	struct ptd_process *p = ptd_u64map_get(&m->procs, key(pid));
+
+	if (p)
+		return p;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->pid = pid;
+	p->maps.elsize = sizeof(struct ptd_map);
+	p->maps.limit = MAX_MAPS_PER_PROCESS;
+	if (ptd_u64map_put(&m->procs, key(pid), p)) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+int ptd_machine_comm(struct ptd_machine *m, int32_t pid, int32_t tid, const char *comm,
+		     int exec, uint64_t time)
+{
+	struct ptd_thread *t = get_thread(m, pid, tid);
+	struct ptd_comm *c;
+
+	if (!t)
+		return -PTD_E_NOMEM;
+	c = ptd_vec_push(&t->comms);
+	if (!c)
+		return -PTD_E_LIMIT;
+	c->time = time;
+	c->exec = exec;
+	c->comm = keep_string(m, comm);
+	return c->comm ? 0 : -PTD_E_NOMEM;
+}
+
+int ptd_machine_fork(struct ptd_machine *m, int32_t pid, int32_t ppid, int32_t tid,
+		     int32_t ptid, uint64_t time)
+{
+	struct ptd_thread *parent = ptd_machine_thread(m, ptid);
+	struct ptd_thread *t = get_thread(m, pid, tid);
+	struct ptd_process *pp, *cp;
+	size_t i;
+
+	if (!t)
+		return -PTD_E_NOMEM;
+	t->ppid = ppid;
+	t->start_time = time;
+	/* the child starts with its parent's comm */
+	if (parent && parent != t && parent->comms.len && !t->comms.len) {
+		const struct ptd_comm *pc = ptd_vec_at(&parent->comms, parent->comms.len - 1);
+		int rc = ptd_machine_comm(m, pid, tid, pc->comm, 0, time);
+
+		if (rc)
+			return rc;
+	}
+	if (pid == ppid)
+		return 0;       /* a new thread shares its process's maps */
+	/* a new process starts with a copy of its parent's maps */
+	pp = ptd_u64map_get(&m->procs, key(ppid));
+	if (!pp || !pp->maps.len)
+		return 0;
+	cp = get_process(m, pid);
+	if (!cp)
+		return -PTD_E_NOMEM;
+	if (cp->maps.len)
+		return 0;
+	for (i = 0; i < pp->maps.len; i++) {
+		struct ptd_map *d = ptd_vec_push(&cp->maps);
+
+		if (!d)
+			return -PTD_E_LIMIT;
+		*d = *(struct ptd_map *)ptd_vec_at(&pp->maps, i);
+		if (d->time < time)
+			d->time = 0;   /* present from the child's start */
+	}
+	return 0;
+}
+
+int ptd_machine_exit(struct ptd_machine *m, int32_t pid, int32_t tid, uint64_t time)
+{
+	struct ptd_thread *t = get_thread(m, pid, tid);
+
+	if (!t)
+		return -PTD_E_NOMEM;
+	t->exit_time = time;
+	return 0;
+}
+
+int ptd_machine_mmap(struct ptd_machine *m, int32_t pid, int32_t tid,
+		     const struct ptd_map *map)
+{
+	struct ptd_process *p = get_process(m, pid);
+	struct ptd_map *d;
+
+	(void)tid;
+	if (!p)
+		return -PTD_E_NOMEM;
+	d = ptd_vec_push(&p->maps);
+	if (!d)
+		return -PTD_E_LIMIT;
+	*d = *map;
+	d->seq = ++m->seq;
+	d->filename = keep_string(m, map->filename ? map->filename : "");
+	m->nr_maps++;
+	return d->filename ? 0 : -PTD_E_NOMEM;
+}
+
+const char *ptd_machine_comm_at(const struct ptd_machine *m, int32_t tid, uint64_t time)
+{
+	const struct ptd_thread *t = ptd_machine_thread(m, tid);
+	const struct ptd_comm *best = NULL;
+	size_t i;
+
+	if (!t || !t->comms.len)
+		return NULL;
+	for (i = 0; i < t->comms.len; i++) {
+		const struct ptd_comm *c = ptd_vec_at(&t->comms, i);
+
+		if (c->time <= time)
+			best = c;
+	}
+	if (!best)
+		best = ptd_vec_at(&t->comms, 0);
+	return best->comm;
+}
+
+static const struct ptd_map *search(const struct ptd_process *p, uint64_t addr, uint64_t time)
+{
+	const struct ptd_map *best = NULL;
+	size_t i;
+
+	if (!p)
+		return NULL;
+	for (i = 0; i < p->maps.len; i++) {
+		const struct ptd_map *mp = ptd_vec_at(&p->maps, i);
+
+		if (addr < mp->start || addr >= mp->end || mp->time > time)
+			continue;
+		if (!best || mp->time > best->time ||
+		    (mp->time == best->time && mp->seq > best->seq))
+			best = mp;
+	}
+	return best;
+}
+
+const struct ptd_map *ptd_machine_find_map(const struct ptd_machine *m, int32_t pid,
+					   uint64_t addr, uint64_t time)
+{
+	const struct ptd_map *mp = search(ptd_u64map_get(&m->procs, key(pid)), addr, time);
+
+	if (!mp && pid != PTD_KERNEL_PID)
+		mp = search(ptd_u64map_get(&m->procs, key(PTD_KERNEL_PID)), addr, time);
+	return mp;
+}

@@ -1,0 +1,80 @@
+/* The sideband model: threads with their comm history, processes with their
+ * memory maps, each change stamped with its perf time, so that "which comm,
+ * which map at time t" can be asked after the whole file was read.
+ *
+ * pid -1 (PTD_KERNEL_PID) holds the kernel's maps. */
+#ifndef PTD_MACHINE_H
+#define PTD_MACHINE_H
+
+#include <stdint.h>
+
+#include "common/err.h"
+#include "common/u64map.h"
+#include "common/vec.h"
+
+#define PTD_KERNEL_PID (-1)
+
+struct ptd_map {
+	uint64_t start, end;        /* [start, end) */
+	uint64_t pgoff;
+	uint64_t time;              /* perf time it appeared (0: from the start) */
+	uint64_t seq;               /* order of arrival, breaks time ties */
+	uint32_t prot, flags;
+	uint32_t maj, min;
+	uint64_t ino, ino_generation;
+	uint8_t build_id_size;      /* 0: none in the record */
+	uint8_t build_id[20];
+	const char *filename;       /* owned by the machine */
+};
+
+struct ptd_comm {
+	uint64_t time;
+	int exec;
+	const char *comm;           /* owned by the machine */
+};
+
+struct ptd_thread {
+	int32_t pid, tid;
+	int32_t ppid;
+	uint64_t start_time;        /* FORK time, 0 when unknown */
+	uint64_t exit_time;         /* EXIT time, 0 while alive */
+	struct ptd_vec comms;       /* struct ptd_comm, in arrival order */
+};
+
+struct ptd_process {
+	int32_t pid;
+	struct ptd_vec maps;        /* struct ptd_map, in arrival order */
+};
+
+struct ptd_machine {
+	struct ptd_u64map threads;  /* tid -> struct ptd_thread */
+	struct ptd_u64map procs;    /* pid -> struct ptd_process */
+	struct ptd_vec strings;     /* char *, owned */
+	uint64_t seq;
+	uint64_t nr_maps;
+};
+
+void ptd_machine_init(struct ptd_machine *m);
+void ptd_machine_fini(struct ptd_machine *m);
+
+/* Changes.  Each returns 0 or -PTD_E_NOMEM / -PTD_E_LIMIT. */
+int ptd_machine_comm(struct ptd_machine *m, int32_t pid, int32_t tid, const char *comm,
+		     int exec, uint64_t time);
+int ptd_machine_fork(struct ptd_machine *m, int32_t pid, int32_t ppid, int32_t tid,
+		     int32_t ptid, uint64_t time);
+int ptd_machine_exit(struct ptd_machine *m, int32_t pid, int32_t tid, uint64_t time);
+/* map->filename is copied; pid PTD_KERNEL_PID for kernel maps */
+int ptd_machine_mmap(struct ptd_machine *m, int32_t pid, int32_t tid,
+		     const struct ptd_map *map);
+
+/* Queries.  Results are borrowed from the machine. */
+struct ptd_thread *ptd_machine_thread(const struct ptd_machine *m, int32_t tid);
+/* comm of tid at `time` (the latest set at or before it, or the first one
+ * when all are later); NULL when the thread has none. */
+const char *ptd_machine_comm_at(const struct ptd_machine *m, int32_t tid, uint64_t time);
+/* map of process pid containing addr at `time` (the latest to appear at
+ * or before time); kernel maps are searched when the process has none. */
+const struct ptd_map *ptd_machine_find_map(const struct ptd_machine *m, int32_t pid,
+					   uint64_t addr, uint64_t time);
+
+#endif

@@ -1,0 +1,75 @@
+/* ptdecode: the command line. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "common/err.h"
+#include "formats/out/dump.h"
+#include "options.h"
+#include "progress.h"
+#include "session.h"
+#include "stats.h"
+
+static void warn_stderr(void *ctx, const char *msg)
+{
+	const char *path = ctx;
+
+	fprintf(stderr, "ptdecode: warning: %s: %s\n", path, msg);
+}
+
+int main(int argc, char **argv)
+{
+	struct ptd_options o;
+	struct ptd_err err = { 0 };
+	struct ptd_session_opts so = { 0 };
+	struct ptd_session *s = NULL;
+	struct ptd_progress prog;
+	struct ptd_dump dump;
+	int rc;
+
+	if (ptd_options_parse(&o, argc, argv, &err)) {
+		fprintf(stderr, "ptdecode: %s\n", err.msg);
+		fprintf(stderr, "Try 'ptdecode --help'.\n");
+		return 1;
+	}
+	if (o.action == PTD_ACTION_HELP) {
+		ptd_options_usage(stdout);
+		return 0;
+	}
+	if (o.action == PTD_ACTION_VERSION) {
+		printf("ptdecode %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+
+	ptd_progress_init(&prog, "reading", o.quiet || o.action == PTD_ACTION_DUMP);
+	so.warn = warn_stderr;
+	so.warn_ctx = (void *)o.input;
+	so.progress = ptd_progress_update;
+	so.progress_ctx = &prog;
+	if (o.action == PTD_ACTION_DUMP) {
+		ptd_dump_init(&dump, stdout);
+		so.on_record = ptd_dump_record;
+		so.ctx = &dump;
+	}
+	rc = ptd_session_open(&s, o.input, &so, &err);
+	if (!rc)
+		rc = ptd_session_run(s, &err);
+	ptd_progress_done(&prog);
+	if (rc) {
+		fflush(stdout);
+		fprintf(stderr, "ptdecode: %s: %s\n", o.input, err.msg[0] ? err.msg : ptd_strerror(rc));
+		ptd_session_close(s);
+		return 2;
+	}
+	if (o.action == PTD_ACTION_STATS) {
+		ptd_stats_print_counts(stdout, s);
+		ptd_stats_print_details(stdout, s);
+	}
+	ptd_session_close(s);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "ptdecode: writing output failed\n");
+		return 2;
+	}
+	return 0;
+}

@@ -1,0 +1,308 @@
+#include "session.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/perf/abi.h"
+#include "formats/perf/records.h"
+
+struct ptd_session_priv {
+	struct ptd_session pub;
+	struct ptd_session_opts opts;
+};
+
+static void warn(struct ptd_session_priv *sp, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void warn(struct ptd_session_priv *sp, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (sp->opts.warn)
+		sp->opts.warn(sp->opts.warn_ctx, msg);
+	else
+		fprintf(stderr, "ptdecode: warning: %s: %s\n",
+			ptd_reader_path(sp->pub.reader), msg);
+}
+
+int ptd_session_open(struct ptd_session **out, const char *path,
+		     const struct ptd_session_opts *opts, struct ptd_err *err)
+{
+	struct ptd_session_priv *sp = calloc(1, sizeof(*sp));
+	struct ptd_reader_opts ro = { 0 };
+	int rc;
+
+	if (!sp)
+		return ptd_err_set(err, PTD_E_NOMEM, "session");
+	if (opts)
+		sp->opts = *opts;
+	ro.keep_payloads = sp->opts.keep_payloads;
+	ro.warn = sp->opts.warn;
+	ro.warn_ctx = sp->opts.warn_ctx;
+	ptd_machine_init(&sp->pub.machine);
+	ptd_auxq_init(&sp->pub.auxq);
+	rc = ptd_reader_open(&sp->pub.reader, path, &ro, err);
+	if (rc) {
+		ptd_session_close(&sp->pub);
+		return rc;
+	}
+	*out = &sp->pub;
+	return 0;
+}
+
+void ptd_session_close(struct ptd_session *s)
+{
+	if (!s)
+		return;
+	ptd_reader_close(s->reader);
+	ptd_machine_fini(&s->machine);
+	ptd_auxq_fini(&s->auxq);
+	free(s->auxinfo.priv);
+	free(s->stats.nr_samples);
+	free(s);
+}
+
+static void count(struct ptd_session *s, const struct ptd_event *ev)
+{
+	struct ptd_session_stats *st = &s->stats;
+
+	st->nr_total++;
+	if (ev->type < PTD_NR_TYPES)
+		st->nr[ev->type]++;
+	if (ev->type >= PTD_NR_TYPES || !ptd_rec_name(ev->type))
+		st->nr_unknown++;
+	if (ev->compressed)
+		st->nr_compressed_inner++;
+	if (ev->sid.have & PTD_SAMPLE_TIME && ev->sid.time) {
+		if (!st->first_time || ev->sid.time < st->first_time)
+			st->first_time = ev->sid.time;
+		if (ev->sid.time > st->last_time)
+			st->last_time = ev->sid.time;
+	}
+	if (ev->type == PTD_REC_SAMPLE && ev->evsel) {
+		size_t idx = (size_t)ev->evsel->idx;
+
+		if (idx >= st->nr_evsels) {
+			size_t n = idx + 1;
+			uint64_t *p = realloc(st->nr_samples, n * sizeof(*p));
+
+			if (!p)
+				return;
+			memset(p + st->nr_evsels, 0, (n - st->nr_evsels) * sizeof(*p));
+			st->nr_samples = p;
+			st->nr_evsels = n;
+		}
+		st->nr_samples[idx]++;
+	}
+}
+
+static int take_mmap(struct ptd_session *s, const struct ptd_event *ev, struct ptd_err *err)
+{
+	struct ptd_rec_mmap m;
+	struct ptd_map map = { 0 };
+	int32_t pid;
+
+	if (ptd_rec_mmap(ev, &m, err))
+		return -err->code;
+	map.start = m.start;
+	map.end = m.start + m.len < m.start ? UINT64_MAX : m.start + m.len;
+	map.pgoff = m.pgoff;
+	map.time = ev->sid.time;
+	map.prot = m.prot;
+	map.flags = m.flags;
+	map.maj = m.maj;
+	map.min = m.min;
+	map.ino = m.ino;
+	map.ino_generation = m.ino_generation;
+	if (m.has_build_id) {
+		map.build_id_size = m.build_id_size;
+		memcpy(map.build_id, m.build_id, sizeof(map.build_id));
+	}
+	map.filename = m.filename;
+	pid = (int32_t)m.pid;
+	if ((ev->misc & PTD_MISC_CPUMODE_MASK) == PTD_MISC_KERNEL ||
+	    (ev->misc & PTD_MISC_CPUMODE_MASK) == PTD_MISC_GUEST_KERNEL)
+		pid = PTD_KERNEL_PID;
+	return ptd_machine_mmap(&s->machine, pid, (int32_t)m.tid, &map);
+}
+
+static int take_auxtrace_info(struct ptd_session *s, const struct ptd_event *ev, struct ptd_err *err)
+{
+	struct ptd_rec_auxtrace_info ai;
+	uint64_t *priv;
+
+	if (ptd_rec_auxtrace_info(ev, &ai, err))
+		return -err->code;
+	priv = malloc(ai.nr_priv ? ai.nr_priv * 8 : 1);
+	if (!priv)
+		return ptd_err_set(err, PTD_E_NOMEM, "AUXTRACE_INFO");
+	memcpy(priv, ai.priv, ai.nr_priv * 8);
+	free(s->auxinfo.priv);
+	s->auxinfo.present = 1;
+	s->auxinfo.type = ai.type;
+	s->auxinfo.priv = priv;
+	s->auxinfo.nr_priv = ai.nr_priv;
+	s->auxinfo.file_offset = ev->offset;
+	return 0;
+}
+
+static int take_gap(struct ptd_session *s, const struct ptd_event *ev, struct ptd_err *err)
+{
+	struct ptd_gap g = { 0 };
+
+	g.time = ev->sid.time;
+	g.cpu = (int32_t)ev->sid.cpu;
+	g.tid = (int32_t)ev->sid.tid;
+	g.queue = -1;
+	g.file_offset = ev->offset;
+	if (ev->type == PTD_REC_AUXTRACE_ERROR) {
+		struct ptd_rec_auxtrace_error ae;
+
+		if (ptd_rec_auxtrace_error(ev, &ae, err))
+			return -err->code;
+		g.cause = PTD_GAP_AUXTRACE_ERROR;
+		g.cpu = (int32_t)ae.cpu;
+		g.tid = (int32_t)ae.tid;
+		g.time = ae.have_time ? ae.time : 0;
+		g.count = ae.code;
+	} else {
+		struct ptd_rec_lost l;
+
+		if (ptd_rec_lost(ev, &l, err))
+			return -err->code;
+		g.cause = ev->type == PTD_REC_LOST ? PTD_GAP_LOST : PTD_GAP_LOST_SAMPLES;
+		g.count = l.lost;
+		if (ev->type == PTD_REC_LOST)
+			s->stats.lost += l.lost;
+		else
+			s->stats.lost_samples += l.lost;
+	}
+	return ptd_auxq_add_gap(&s->auxq, &g, err);
+}
+
+static int take_time_conv(struct ptd_session *s, const struct ptd_event *ev, struct ptd_err *err)
+{
+	struct ptd_rec_time_conv t;
+
+	if (ptd_rec_time_conv(ev, &t, err))
+		return -err->code;
+	s->have_time_conv = 1;
+	s->time_conv.time_shift = (uint16_t)t.time_shift;
+	s->time_conv.time_mult = (uint32_t)t.time_mult;
+	s->time_conv.time_zero = t.time_zero;
+	s->time_conv.time_cycles = t.time_cycles;
+	s->time_conv.time_mask = t.time_mask;
+	s->time_conv.cap_user_time_zero = t.cap_user_time_zero;
+	s->time_conv.cap_user_time_short = t.cap_user_time_short;
+	return 0;
+}
+
+/* Take one record into the model.  Contents that do not parse are a
+ * warning (the record is skipped); only limits and memory stop the run. */
+static int take(struct ptd_session_priv *sp, const struct ptd_event *ev, struct ptd_err *err)
+{
+	struct ptd_session *s = &sp->pub;
+	struct ptd_err e = { 0 };
+	int rc = 0;
+
+	count(s, ev);
+	switch (ev->type) {
+	case PTD_REC_COMM: {
+		struct ptd_rec_comm c;
+
+		rc = ptd_rec_comm(ev, &c, &e);
+		if (!rc)
+			rc = ptd_machine_comm(&s->machine, (int32_t)c.pid, (int32_t)c.tid, c.comm,
+					      c.exec, ev->sid.time);
+		break;
+	}
+	case PTD_REC_FORK:
+	case PTD_REC_EXIT: {
+		struct ptd_rec_fork f;
+
+		rc = ptd_rec_fork(ev, &f, &e);
+		if (!rc && ev->type == PTD_REC_FORK)
+			rc = ptd_machine_fork(&s->machine, (int32_t)f.pid, (int32_t)f.ppid,
+					      (int32_t)f.tid, (int32_t)f.ptid, f.time);
+		else if (!rc)
+			rc = ptd_machine_exit(&s->machine, (int32_t)f.pid, (int32_t)f.tid, f.time);
+		break;
+	}
+	case PTD_REC_MMAP:
+	case PTD_REC_MMAP2:
+		rc = take_mmap(s, ev, &e);
+		break;
+	case PTD_REC_AUX: {
+		struct ptd_rec_aux a;
+
+		rc = ptd_rec_aux(ev, &a, &e);
+		if (!rc)
+			rc = ptd_auxq_add_aux(&s->auxq, &a, &ev->sid, ev->offset, &e);
+		break;
+	}
+	case PTD_REC_AUXTRACE: {
+		struct ptd_rec_auxtrace a;
+
+		rc = ptd_rec_auxtrace(ev, &a, &e);
+		if (!rc) {
+			s->stats.auxtrace_bytes += a.size;
+			rc = ptd_auxq_add_chunk(&s->auxq, &a, &ev->payload, ev->offset, &e);
+		}
+		break;
+	}
+	case PTD_REC_AUXTRACE_INFO:
+		rc = take_auxtrace_info(s, ev, &e);
+		break;
+	case PTD_REC_TIME_CONV:
+		rc = take_time_conv(s, ev, &e);
+		break;
+	case PTD_REC_LOST:
+	case PTD_REC_LOST_SAMPLES:
+	case PTD_REC_AUXTRACE_ERROR:
+		rc = take_gap(s, ev, &e);
+		break;
+	default:
+		break;
+	}
+	if (rc == -PTD_E_FORMAT) {
+		s->stats.nr_bad++;
+		warn(sp, "%s; skipped", e.msg);
+		return 0;
+	}
+	if (rc) {
+		if (!e.msg[0])
+			ptd_err_set(&e, -rc, "%s", ptd_strerror(rc));
+		return ptd_err_set(err, -rc, "record at offset %#llx: %s",
+				   (unsigned long long)ev->offset, e.msg);
+	}
+	return 0;
+}
+
+int ptd_session_run(struct ptd_session *s, struct ptd_err *err)
+{
+	struct ptd_session_priv *sp = (struct ptd_session_priv *)s;
+	const struct ptd_file_header *h = ptd_reader_header(s->reader);
+	uint64_t total = h->pipe ? 0 : h->data.offset + h->data.size, n = 0;
+	struct ptd_event ev;
+	int rc;
+
+	while ((rc = ptd_reader_next(s->reader, &ev, err)) > 0) {
+		if ((rc = take(sp, &ev, err)))
+			return rc;
+		if (sp->opts.on_record && (rc = sp->opts.on_record(sp->opts.ctx, s, &ev)))
+			return rc;
+		if (sp->opts.progress && !(++n & 1023))
+			sp->opts.progress(sp->opts.progress_ctx, ev.offset, total);
+	}
+	if (rc < 0)
+		return rc;
+	if (sp->opts.progress)
+		sp->opts.progress(sp->opts.progress_ctx, total, total);
+	return ptd_auxq_finish(&s->auxq, err);
+}
