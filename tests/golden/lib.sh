@@ -1,0 +1,67 @@
+# Shared helpers for the shell tests (TAP output).
+# Environment from the Makefile: top_srcdir, top_builddir, PTDECODE.
+
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+: "${PTDECODE:=$top_builddir/ptdecode}"
+TESTDATA=$top_srcdir/testdata
+TAP_N=0
+TAP_FAILED=0
+
+plan() { echo "1..$1"; }
+ok() {  # ok COND-STATUS DESCRIPTION
+	TAP_N=$((TAP_N + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $TAP_N - $2"; else echo "not ok $TAP_N - $2"; TAP_FAILED=$((TAP_FAILED + 1)); fi
+}
+skip() { TAP_N=$((TAP_N + 1)); echo "ok $TAP_N - $1 # SKIP $2"; }
+diag() { sed 's/^/# /'; }
+done_testing() { echo "1..$TAP_N"; [ "$TAP_FAILED" -eq 0 ]; }
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/ptdecode-test.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+# Is perf usable as an oracle here?  Sets HAVE_PERF=1/0 and PERF_WHY.
+HAVE_PERF=0
+PERF_WHY="perf is not installed (Debian package linux-perf)"
+if command -v perf >/dev/null 2>&1 && perf --version >/dev/null 2>&1; then
+	HAVE_PERF=1
+fi
+
+# The count block of `perf report --stats` (from "Aggregated stats").
+perf_stats_block() { perf report --stats -i "$1" 2>/dev/null | norm_stats; }
+norm_stats() { sed -n '/^Aggregated stats/,/^# ptdecode/p' | grep -v '^# ptdecode' | sed '/^$/d'; }
+ptd_stats_block() { "$PTDECODE" --stats -q "$1" 2>/dev/null | norm_stats; }
+
+# Record blocks of a -D style dump: each record line joined with its detail
+# lines, sorted by offset and text, raw hex dumps and perf's ": unhandled!"
+# remarks dropped (they say which perf tool callbacks exist, not what the
+# record holds).
+norm_dump() {
+	awk '
+	function flush() { if (cur != "") print key "\t" cur; cur = "" }
+	/^(-?[0-9]+ )*0x[0-9a-f]+ \[0x[0-9a-f]+\]: PERF_RECORD_/ {
+		flush()
+		line = $0
+		sub(/: unhandled!$/, "", line)
+		if (match(line, /0x[0-9a-f]+ \[/)) key = substr(line, RSTART, RLENGTH - 2)
+		cur = line
+		next
+	}
+	/^: unhandled!$/ { next }
+	/^ ?\.\.\./ { if (cur != "") { cur = cur " | " $0; next } }
+	{ flush() }
+	END { flush() }' | sort
+}
+perf_dump_block() { perf report -D -i "$1" 2>/dev/null | norm_dump; }
+ptd_dump_block() { "$PTDECODE" --dump -q "$1" 2>/dev/null | norm_dump; }
+
+# compare NAME EXPECTED-FILE GOT-FILE: ok/not ok with the diff as diagnostics
+compare() {
+	if diff -u "$2" "$3" >"$TMP/diff" 2>&1; then
+		ok 0 "$1"
+	else
+		ok 1 "$1"
+		head -40 "$TMP/diff" | diag
+	fi
+}
