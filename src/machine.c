@@ -233,11 +233,7 @@ static const struct ptd_map *search(const struct ptd_process *p, uint64_t addr, 
 }
 
 const struct ptd_map *ptd_machine_find_map(const struct ptd_machine *m, int32_t pid,
-					   uint64_t addr, uint64_t time)
+					   int kernel, uint64_t addr, uint64_t time)
 {
-	const struct ptd_map *mp = search(ptd_u64map_get(&m->procs, key(pid)), addr, time);
-
-	if (!mp && pid != PTD_KERNEL_PID)
-		mp = search(ptd_u64map_get(&m->procs, key(PTD_KERNEL_PID)), addr, time);
-	return mp;
+	return search(ptd_u64map_get(&m->procs, key(kernel ? PTD_KERNEL_PID : pid)), addr, time);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "formats/perf/abi.h"
+#include "formats/perf/cursor.h"
 #include "formats/perf/records.h"
 
 struct ptd_session_priv {
@@ -63,8 +64,18 @@ void ptd_session_close(struct ptd_session *s)
 	ptd_reader_close(s->reader);
 	ptd_machine_fini(&s->machine);
 	ptd_auxq_fini(&s->auxq);
+	{
+		size_t i = 0;
+		uint64_t k;
+		void *v;
+
+		while (ptd_u64map_next(&s->read_prev, &i, &k, &v))
+			free(v);
+		ptd_u64map_fini(&s->read_prev);
+	}
 	free(s->auxinfo.priv);
 	free(s->stats.nr_samples);
+	free(s->stats.nr_lost_samples);
 	free(s);
 }
 
@@ -85,20 +96,92 @@ static void count(struct ptd_session *s, const struct ptd_event *ev)
 		if (ev->sid.time > st->last_time)
 			st->last_time = ev->sid.time;
 	}
-	if (ev->type == PTD_REC_SAMPLE && ev->evsel) {
-		size_t idx = (size_t)ev->evsel->idx;
+}
 
-		if (idx >= st->nr_evsels) {
-			size_t n = idx + 1;
-			uint64_t *p = realloc(st->nr_samples, n * sizeof(*p));
+/* per-evsel counters sized to the evlist; 0 or -PTD_E_NOMEM */
+static int evsel_counters(struct ptd_session *s)
+{
+	struct ptd_session_stats *st = &s->stats;
+	size_t n = ptd_reader_evlist(s->reader)->evsels.len;
+	uint64_t *a, *b;
 
-			if (!p)
-				return;
-			memset(p + st->nr_evsels, 0, (n - st->nr_evsels) * sizeof(*p));
-			st->nr_samples = p;
-			st->nr_evsels = n;
+	if (n <= st->nr_evsels)
+		return 0;
+	a = realloc(st->nr_samples, n * sizeof(*a));
+	if (a)
+		st->nr_samples = a;
+	b = realloc(st->nr_lost_samples, n * sizeof(*b));
+	if (b)
+		st->nr_lost_samples = b;
+	if (!a || !b)
+		return -PTD_E_NOMEM;
+	memset(a + st->nr_evsels, 0, (n - st->nr_evsels) * sizeof(*a));
+	memset(b + st->nr_evsels, 0, (n - st->nr_evsels) * sizeof(*b));
+	st->nr_evsels = n;
+	return 0;
+}
+
+/* A counter value of a PERF_SAMPLE_READ sample: delivered when its id is
+ * known and the value changed since the previous sample of that id. */
+static struct ptd_evsel *read_value_delivered(struct ptd_session *s, uint64_t id, uint64_t value)
+{
+	struct ptd_evsel *es = ptd_evlist_by_id(ptd_reader_evlist(s->reader), id);
+	uint64_t *prev;
+
+	if (!es)
+		return NULL;
+	prev = ptd_u64map_get(&s->read_prev, id);
+	if (!prev) {
+		prev = calloc(1, sizeof(*prev));
+		if (!prev || ptd_u64map_put(&s->read_prev, id, prev)) {
+			free(prev);
+			return es;
 		}
-		st->nr_samples[idx]++;
+	}
+	if (value == *prev)
+		return NULL;
+	*prev = value;
+	return es;
+}
+
+static void deliver(struct ptd_session *s, struct ptd_evsel *es)
+{
+	if (es && (size_t)es->idx < s->stats.nr_evsels) {
+		s->stats.nr_samples[es->idx]++;
+		s->cur_deliveries++;
+	}
+}
+
+/* perf's evlist__deliver_sample, as far as counting goes */
+static void deliver_sample(struct ptd_session *s, const struct ptd_event *ev)
+{
+	const struct ptd_sample *sm = &ev->sample;
+	uint64_t rf, nr, i;
+	size_t entry, skip;
+
+	s->cur_deliveries = 0;
+	if (!ev->sample_ok || evsel_counters(s))
+		return;
+	if (!(ev->evsel->sample_type & PTD_SAMPLE_READ)) {
+		deliver(s, ev->evsel);
+		return;
+	}
+	rf = ev->evsel->read_format;
+	if (!(rf & PTD_FORMAT_ID))
+		return;
+	entry = 8 + ((rf & PTD_FORMAT_ID) ? 8 : 0) + ((rf & PTD_FORMAT_LOST) ? 8 : 0);
+	skip = ((rf & PTD_FORMAT_TOTAL_TIME_ENABLED) ? 8 : 0) +
+	       ((rf & PTD_FORMAT_TOTAL_TIME_RUNNING) ? 8 : 0);
+	if (!(rf & PTD_FORMAT_GROUP)) {
+		deliver(s, read_value_delivered(s, ptd_load_u64(sm->read + 8 + skip),
+						ptd_load_u64(sm->read)));
+		return;
+	}
+	nr = ptd_load_u64(sm->read);
+	for (i = 0; i < nr && 8 + skip + (i + 1) * entry <= sm->read_size; i++) {
+		const uint8_t *v = sm->read + 8 + skip + i * entry;
+
+		deliver(s, read_value_delivered(s, ptd_load_u64(v + 8), ptd_load_u64(v)));
 	}
 }
 
@@ -127,8 +210,12 @@ static int take_mmap(struct ptd_session *s, const struct ptd_event *ev, struct p
 	map.filename = m.filename;
 	pid = (int32_t)m.pid;
 	if ((ev->misc & PTD_MISC_CPUMODE_MASK) == PTD_MISC_KERNEL ||
-	    (ev->misc & PTD_MISC_CPUMODE_MASK) == PTD_MISC_GUEST_KERNEL)
+	    (ev->misc & PTD_MISC_CPUMODE_MASK) == PTD_MISC_GUEST_KERNEL) {
 		pid = PTD_KERNEL_PID;
+		/* "[kernel.kallsyms]_text": the kernel image, named as perf names it */
+		if (!strncmp(m.filename, "[kernel.kallsyms]", 17))
+			map.filename = "[kernel.kallsyms]";
+	}
 	return ptd_machine_mmap(&s->machine, pid, (int32_t)m.tid, &map);
 }
 
@@ -178,10 +265,17 @@ static int take_gap(struct ptd_session *s, const struct ptd_event *ev, struct pt
 			return -err->code;
 		g.cause = ev->type == PTD_REC_LOST ? PTD_GAP_LOST : PTD_GAP_LOST_SAMPLES;
 		g.count = l.lost;
-		if (ev->type == PTD_REC_LOST)
+		if (ev->type == PTD_REC_LOST) {
 			s->stats.lost += l.lost;
-		else
+		} else {
+			struct ptd_evlist *el = ptd_reader_evlist(s->reader);
+			struct ptd_evsel *es = el->evsels.len == 1 ? ev->evsel :
+				ptd_evlist_by_id(el, ev->sid.id);
+
 			s->stats.lost_samples += l.lost;
+			if (es && !evsel_counters(s))
+				s->stats.nr_lost_samples[es->idx] += l.lost;
+		}
 	}
 	return ptd_auxq_add_gap(&s->auxq, &g, err);
 }
@@ -213,6 +307,9 @@ static int take(struct ptd_session_priv *sp, const struct ptd_event *ev, struct 
 
 	count(s, ev);
 	switch (ev->type) {
+	case PTD_REC_SAMPLE:
+		deliver_sample(s, ev);
+		break;
 	case PTD_REC_COMM: {
 		struct ptd_rec_comm c;
 

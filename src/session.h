@@ -20,7 +20,8 @@ struct ptd_session_stats {
 	uint64_t nr_unknown;        /* types ptdecode does not know */
 	uint64_t nr_compressed_inner;   /* records that came out of COMPRESSED ones */
 	uint64_t nr_bad;            /* records whose contents could not be parsed */
-	uint64_t *nr_samples;       /* per evsel index */
+	uint64_t *nr_samples;       /* per evsel index: samples delivered (see below) */
+	uint64_t *nr_lost_samples;  /* per evsel index: sum of LOST_SAMPLES' lost */
 	size_t nr_evsels;
 	uint64_t first_time, last_time;   /* range of sample/sample_id times; 0 if none */
 	uint64_t lost, lost_samples;      /* events lost as LOST / LOST_SAMPLES say */
@@ -43,6 +44,12 @@ struct ptd_session {
 	int have_time_conv;
 	struct ptd_time_conv time_conv;
 	struct ptd_session_stats stats;
+	/* How many times the current SAMPLE is handed on, as perf delivers it:
+	 * once, or with PERF_SAMPLE_READ once per counter whose value changed
+	 * since its previous sample; 0 for an unknown id.  Valid during the
+	 * on_record call of a SAMPLE. */
+	unsigned cur_deliveries;
+	struct ptd_u64map read_prev;   /* sample id -> last counter value (u64 *) */
 };
 
 /* Called for every record in file order, after the session took it in.

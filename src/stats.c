@@ -4,40 +4,20 @@
 #include <string.h>
 
 #include "formats/perf/abi.h"
-
-static const char *evsel_name(struct ptd_session *s, const struct ptd_evsel *ev)
-{
-	static const char *const sw[] = {
-		"cpu-clock", "task-clock", "page-faults", "context-switches",
-		"cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
-		"emulation-faults", "dummy", "bpf-output", "cgroup-switches",
-	};
-	static const char *const hw[] = {
-		"cycles", "instructions", "cache-references", "cache-misses",
-		"branches", "branch-misses", "bus-cycles", "stalled-cycles-frontend",
-		"stalled-cycles-backend", "ref-cycles",
-	};
-	const char *pmu;
-
-	if (ev->name)
-		return ev->name;
-	if (ev->type == 1 && ev->config < sizeof(sw) / sizeof(sw[0]))
-		return sw[ev->config];
-	if (ev->type == 0 && ev->config < sizeof(hw) / sizeof(hw[0]))
-		return hw[ev->config];
-	pmu = ptd_features_pmu_name(ptd_reader_features(s->reader), ev->type);
-	return pmu ? pmu : "unknown";
-}
+#include "formats/perf/evname.h"
 
 void ptd_stats_print_counts(FILE *out, struct ptd_session *s)
 {
 	const struct ptd_session_stats *st = &s->stats;
 	struct ptd_evlist *el = ptd_reader_evlist(s->reader);
+	const struct ptd_file_header *h = ptd_reader_header(s->reader);
 	unsigned t;
 	size_t i;
 
+	/* perf adds this remark when the file header has the auxtrace feature */
 	fprintf(out, "\nAggregated stats:%s\n",
-		s->auxinfo.present ? " (excludes AUX area (e.g. instruction trace) decoded / synthesized events)" : "");
+		!h->pipe && ptd_feat_has(ptd_reader_features(s->reader), PTD_FEAT_AUXTRACE) ?
+		" (excludes AUX area (e.g. instruction trace) decoded / synthesized events)" : "");
 	fprintf(out, "%16s events: %10" PRIu64 "\n", "TOTAL", st->nr_total);
 	for (t = 1; t < PTD_REC_MAX; t++) {
 		const char *name = ptd_rec_name(t);
@@ -50,11 +30,16 @@ void ptd_stats_print_counts(FILE *out, struct ptd_session *s)
 	for (i = 0; i < el->evsels.len; i++) {
 		const struct ptd_evsel *ev = *(struct ptd_evsel **)ptd_vec_at(&el->evsels, i);
 		uint64_t n = i < st->nr_evsels ? st->nr_samples[i] : 0;
+		uint64_t lost = i < st->nr_evsels ? st->nr_lost_samples[i] : 0;
+		char buf[64];
 
-		if (!n)
-			continue;   /* perf skips events without samples */
-		fprintf(out, "%s stats:\n", evsel_name(s, ev));
-		fprintf(out, "%16s events: %10" PRIu64 "\n", "SAMPLE", n);
+		if (!n && !lost)
+			continue;   /* perf skips events with neither */
+		fprintf(out, "%s stats:\n", ptd_evsel_name(ev, buf, sizeof(buf)));
+		if (n)
+			fprintf(out, "%16s events: %10" PRIu64 "\n", "SAMPLE", n);
+		if (lost)
+			fprintf(out, "%16s events: %10" PRIu64 "\n", "LOST_SAMPLES", lost);
 	}
 }
 

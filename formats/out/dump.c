@@ -1,33 +1,72 @@
-#include "formats/out/dump.h"
+#include "formats/out/dump_priv.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "formats/perf/abi.h"
 #include "formats/perf/cursor.h"
+#include "formats/perf/evname.h"
 #include "formats/perf/records.h"
 
 void ptd_dump_init(struct ptd_dump *d, FILE *out)
 {
 	memset(d, 0, sizeof(*d));
 	d->out = out;
+	d->arch = "";
+}
+
+void ptd_dump_hex(FILE *f, uint64_t v)
+{
+	if (v)
+		fprintf(f, "%#" PRIx64, v);
+	else
+		fputc('0', f);
+}
+
+const char *ptd_dump_evsel_name(struct ptd_session *s, const struct ptd_evsel *ev)
+{
+	static char buf[64];
+
+	(void)s;
+	return ptd_evsel_name(ev, buf, sizeof(buf));
 }
 
 /* perf prints the CPU/TIME prefix by the sample_type of all attrs
- * together, and "-1 -1 " for kernel records without a sample_id */
-static void settle(struct ptd_dump *d, struct ptd_session *s)
+ * together, and "-1 -1 " for kernel records when the first attr has no
+ * sample_id_all.  Attrs can arrive as records (pipe mode): settle again
+ * whenever their number changed. */
+static void settle(struct ptd_dump *d, struct ptd_session *s, const struct ptd_event *ev)
 {
 	struct ptd_evlist *el = ptd_reader_evlist(s->reader);
-	size_t i;
+	const struct ptd_features *f = ptd_reader_features(s->reader);
+	size_t i, n = el->evsels.len;
 
+	/* perf prints an ATTR record before it takes the attr in */
+	if (ev->type == PTD_REC_HEADER_ATTR && n)
+		n--;
+	if (d->nr_evsels == n && d->settled)
+		return;
+	d->settled = 1;
+	d->nr_evsels = n;
 	d->prefix_type = 0;
 	d->sample_id_all = 0;
-	for (i = 0; i < el->evsels.len; i++) {
-		const struct ptd_evsel *ev = *(struct ptd_evsel **)ptd_vec_at(&el->evsels, i);
+	for (i = 0; i < n; i++) {
+		const struct ptd_evsel *es = *(struct ptd_evsel **)ptd_vec_at(&el->evsels, i);
 
-		d->prefix_type |= ev->sample_type;
+		d->prefix_type |= es->sample_type;
 		if (i == 0)
-			d->sample_id_all = ev->sample_id_all;
+			d->sample_id_all = es->sample_id_all;
+	}
+	/* perf's normalized architecture names, for register names */
+	d->arch = "";
+	if (f->arch) {
+		if (!strcmp(f->arch, "x86_64") || !strncmp(f->arch, "i", 1))
+			d->arch = "x86";
+		else if (!strcmp(f->arch, "aarch64") || !strcmp(f->arch, "arm64"))
+			d->arch = "arm64";
+		else
+			d->arch = f->arch;
 	}
 }
 
@@ -36,11 +75,11 @@ static void prefix(struct ptd_dump *d, const struct ptd_event *ev)
 	uint32_t cpu = 0;
 	uint64_t time = 0;
 
+	if (ev->type != PTD_REC_SAMPLE && !d->sample_id_all) {
+		fputs("-1 -1 ", d->out);
+		return;
+	}
 	if (ev->type < PTD_REC_HEADER_ATTR) {
-		if (ev->type != PTD_REC_SAMPLE && !d->sample_id_all) {
-			fputs("-1 -1 ", d->out);
-			return;
-		}
 		cpu = ev->sid.cpu;
 		time = (ev->sid.have & PTD_SAMPLE_TIME) ? ev->sid.time : UINT64_MAX;
 	}
@@ -50,170 +89,329 @@ static void prefix(struct ptd_dump *d, const struct ptd_event *ev)
 		fprintf(d->out, "%" PRIu64 " ", time);
 }
 
-/* %#lx as perf prints it: 0 without the 0x */
-static void hex(FILE *f, uint64_t v)
+static void p_mmap(FILE *f, const struct ptd_event *ev, const struct ptd_rec_mmap *m)
 {
-	if (v)
-		fprintf(f, "%#" PRIx64, v);
-	else
-		fputc('0', f);
-}
-
-static void p_mmap(FILE *f, const struct ptd_event *ev)
-{
-	struct ptd_rec_mmap m;
-	struct ptd_err e;
-
-	if (ptd_rec_mmap(ev, &m, &e)) {
-		fprintf(f, ": (bad record: %s)\n", e.msg);
-		return;
-	}
-	fprintf(f, " %d/%d: [", (int)m.pid, (int)m.tid);
-	hex(f, m.start);
+	fprintf(f, " %d/%d: [", (int)m->pid, (int)m->tid);
+	ptd_dump_hex(f, m->start);
 	fputc('(', f);
-	hex(f, m.len);
+	ptd_dump_hex(f, m->len);
 	fputs(") @ ", f);
-	hex(f, m.pgoff);
-	if (!m.mmap2) {
-		fprintf(f, "]: %c %s\n", (ev->misc & PTD_MISC_MMAP_DATA) ? 'r' : 'x', m.filename);
+	ptd_dump_hex(f, m->pgoff);
+	if (!m->mmap2) {
+		fprintf(f, "]: %c %s\n", (ev->misc & PTD_MISC_MMAP_DATA) ? 'r' : 'x', m->filename);
 		return;
 	}
-	if (m.has_build_id) {
+	if (m->has_build_id) {
 		unsigned i;
 
 		fputs(" <", f);
-		for (i = 0; i < m.build_id_size; i++)
-			fprintf(f, "%02x", m.build_id[i]);
+		for (i = 0; i < m->build_id_size; i++)
+			fprintf(f, "%02x", m->build_id[i]);
 		fputc('>', f);
 	} else {
-		fprintf(f, " %02x:%02x %" PRIu64 " %" PRIu64, m.maj, m.min, m.ino, m.ino_generation);
+		fprintf(f, " %02x:%02x %" PRIu64 " %" PRIu64, m->maj, m->min, m->ino, m->ino_generation);
 	}
 	fprintf(f, "]: %c%c%c%c %s\n",
-		(m.prot & 1) ? 'r' : '-', (m.prot & 2) ? 'w' : '-', (m.prot & 4) ? 'x' : '-',
-		(m.flags & 1) ? 's' : 'p', m.filename);
+		(m->prot & 1) ? 'r' : '-', (m->prot & 2) ? 'w' : '-', (m->prot & 4) ? 'x' : '-',
+		(m->flags & 1) ? 's' : 'p', m->filename);
 }
 
-static void p_sample(FILE *f, struct ptd_session *s, const struct ptd_event *ev)
+static void p_namespaces(FILE *f, const struct ptd_event *ev)
 {
-	const struct ptd_sample *sm = &ev->sample;
-	const char *comm;
-	const struct ptd_map *map;
+	static const char *const ns[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
+	struct ptd_cursor c;
+	uint64_t nr, i;
+	uint32_t pid, tid;
 
-	if (!ev->sample_ok) {
-		fprintf(f, "(IP, 0x%x): (unparsed)\n", ev->misc);
+	ptd_cur_init(&c, ev->data + 8, ptd_rec_body_size(ev) - 8);
+	pid = ptd_cur_u32(&c);
+	tid = ptd_cur_u32(&c);
+	nr = ptd_cur_u64(&c);
+	if (c.bad || nr > ptd_cur_left(&c) / 16) {
+		fputs(": bad record\n", f);
 		return;
 	}
-	fprintf(f, "(IP, 0x%x): %d/%d: %#" PRIx64 " period: %" PRIu64 " addr: %#" PRIx64 "\n",
-		ev->misc, (int)sm->pid, (int)sm->tid, sm->ip, sm->period, sm->addr);
-	if (sm->type & PTD_SAMPLE_CALLCHAIN) {
-		uint64_t i;
+	fprintf(f, " %d/%d - nr_namespaces: %u\n\t\t[", (int)pid, (int)tid, (unsigned)nr);
+	for (i = 0; i < nr; i++) {
+		uint64_t dev = ptd_cur_u64(&c), ino = ptd_cur_u64(&c);
 
-		fprintf(f, "... FP chain: nr:%" PRIu64 "\n", sm->nr_callchain);
-		for (i = 0; i < sm->nr_callchain; i++)
-			fprintf(f, "..... %2" PRIu64 ": %016" PRIx64 "\n", i,
-				ptd_load_u64(sm->callchain + 8 * i));
+		if (i && i % 4 == 0)
+			fputs("\n\t\t ", f);
+		fprintf(f, "%u/%s: %" PRIu64 "/%#" PRIx64 "%s", (unsigned)i,
+			i < 7 ? ns[i] : "UNKNOWN", dev, ino, i + 1 != nr ? ", " : "]\n");
 	}
-	comm = ptd_machine_comm_at(&s->machine, (int32_t)sm->tid, sm->time);
-	fprintf(f, " ... thread: %s:%d\n", comm ? comm : ":-1", (int)sm->tid);
-	map = ptd_machine_find_map(&s->machine, (int32_t)sm->pid, sm->ip, sm->time);
-	fprintf(f, " ...... dso: %s\n", map ? map->filename : "<not found>");
 }
 
-static void p_body(struct ptd_dump *d, struct ptd_session *s, const struct ptd_event *ev)
+static void p_read(FILE *f, struct ptd_session *s, const struct ptd_event *ev)
+{
+	uint64_t rf = ev->evsel ? ev->evsel->read_format : 0;
+	uint64_t v[5] = { 0 };
+	size_t i;
+
+	/* perf prints the fields of struct perf_record_read at fixed places */
+	for (i = 0; i < 5; i++)
+		if (16 + 8 * (i + 1) <= ev->size)
+			v[i] = ptd_load_u64(ev->data + 16 + 8 * i);
+	fprintf(f, ": %d %d %s %" PRIu64 "\n", ev->size >= 16 ? (int)ptd_load_u32(ev->data + 8) : 0,
+		ev->size >= 16 ? (int)ptd_load_u32(ev->data + 12) : 0,
+		ptd_dump_evsel_name(s, ev->evsel), v[0]);
+	if (!ev->evsel)
+		return;
+	if (rf & PTD_FORMAT_TOTAL_TIME_ENABLED)
+		fprintf(f, "... time enabled : %" PRIu64 "\n", v[1]);
+	if (rf & PTD_FORMAT_TOTAL_TIME_RUNNING)
+		fprintf(f, "... time running : %" PRIu64 "\n", v[2]);
+	if (rf & PTD_FORMAT_ID)
+		fprintf(f, "... id           : %" PRIu64 "\n", v[3]);
+	if (rf & PTD_FORMAT_LOST)
+		fprintf(f, "... lost         : %" PRIu64 "\n", v[4]);
+}
+
+static void p_text_poke(FILE *f, const struct ptd_rec_text_poke *t)
+{
+	unsigned part, i;
+
+	fprintf(f, " %" PRIx64 "  old len %u new len %u\n", t->addr, t->old_len, t->new_len);
+	for (part = 0; part < 2; part++) {
+		const uint8_t *b = t->bytes + (part ? t->old_len : 0);
+		unsigned n = part ? t->new_len : t->old_len;
+
+		for (i = 0; i < n; i++) {
+			if (i % 16 == 0)
+				fprintf(f, "            %s bytes:", part ? "New" : "Old");
+			fprintf(f, " %02x", b[i]);
+			if (i % 16 == 15 || i + 1 == n)
+				fputc('\n', f);
+		}
+	}
+}
+
+static void p_auxtrace_error(FILE *f, const struct ptd_rec_auxtrace_error *e)
+{
+	fprintf(f, " %s error type %u", e->type == 1 ? "instruction trace" : "unknown", e->type);
+	if (e->fmt && e->time)
+		fprintf(f, " time %" PRIu64 ".%09" PRIu64, e->time / 1000000000, e->time % 1000000000);
+	else
+		fputs(" time 0", f);
+	if (e->fmt >= 2 && e->machine_pid)
+		fprintf(f, " machine_pid %d vcpu %d", (int)e->machine_pid, (int)e->vcpu);
+	fprintf(f, " cpu %d pid %d tid %d ip ", (int)e->cpu, (int)e->pid, (int)e->tid);
+	ptd_dump_hex(f, e->ip);
+	fprintf(f, " code %u: %s\n", e->code, e->msg);
+}
+
+/* The part after "PERF_RECORD_NAME" for records the kernel writes. */
+static int p_kernel(struct ptd_dump *d, struct ptd_session *s, const struct ptd_event *ev,
+		    struct ptd_err *e)
 {
 	FILE *f = d->out;
-	struct ptd_err e;
+	union {
+		struct ptd_rec_mmap mmap;
+		struct ptd_rec_comm comm;
+		struct ptd_rec_fork fork;
+		struct ptd_rec_lost lost;
+		struct ptd_rec_aux aux;
+		struct ptd_rec_itrace_start it;
+		struct ptd_rec_switch sw;
+		struct ptd_rec_text_poke tp;
+		uint64_t hw_id;
+	} r;
+	struct ptd_cursor c;
 
 	switch (ev->type) {
 	case PTD_REC_MMAP:
 	case PTD_REC_MMAP2:
-		p_mmap(f, ev);
-		return;
-	case PTD_REC_COMM: {
-		struct ptd_rec_comm c;
-
-		if (!ptd_rec_comm(ev, &c, &e)) {
-			fprintf(f, "%s: %s:%d/%d\n", c.exec ? " exec" : "", c.comm, (int)c.pid, (int)c.tid);
-			return;
-		}
-		break;
-	}
+		if (ptd_rec_mmap(ev, &r.mmap, e))
+			return -1;
+		p_mmap(f, ev, &r.mmap);
+		return 0;
+	case PTD_REC_COMM:
+		if (ptd_rec_comm(ev, &r.comm, e))
+			return -1;
+		fprintf(f, "%s: %s:%d/%d\n", r.comm.exec ? " exec" : "", r.comm.comm,
+			(int)r.comm.pid, (int)r.comm.tid);
+		return 0;
 	case PTD_REC_FORK:
-	case PTD_REC_EXIT: {
-		struct ptd_rec_fork k;
-
-		if (!ptd_rec_fork(ev, &k, &e)) {
-			fprintf(f, "(%d:%d):(%d:%d)\n", (int)k.pid, (int)k.tid, (int)k.ppid, (int)k.ptid);
-			return;
-		}
-		break;
-	}
+	case PTD_REC_EXIT:
+		if (ptd_rec_fork(ev, &r.fork, e))
+			return -1;
+		fprintf(f, "(%d:%d):(%d:%d)\n", (int)r.fork.pid, (int)r.fork.tid,
+			(int)r.fork.ppid, (int)r.fork.ptid);
+		return 0;
 	case PTD_REC_SAMPLE:
-		p_sample(f, s, ev);
+		ptd_dump_sample(d, s, ev);
+		return 0;
+	case PTD_REC_LOST:
+		if (ptd_rec_lost(ev, &r.lost, e))
+			return -1;
+		fprintf(f, ": id:%" PRIu64 ": lost:%" PRIu64 "\n", r.lost.id, r.lost.lost);
+		return 0;
+	case PTD_REC_LOST_SAMPLES:
+		if (ptd_rec_lost(ev, &r.lost, e))
+			return -1;
+		fprintf(f, ": id:%" PRIu64 ": lost samples :%" PRIu64 "\n",
+			(ev->sid.have & (PTD_SAMPLE_ID | PTD_SAMPLE_IDENTIFIER)) ? ev->sid.id : UINT64_MAX,
+			r.lost.lost);
+		return 0;
+	case PTD_REC_AUX:
+		if (ptd_rec_aux(ev, &r.aux, e))
+			return -1;
+		fputs(" offset: ", f);
+		ptd_dump_hex(f, r.aux.aux_offset);
+		fputs(" size: ", f);
+		ptd_dump_hex(f, r.aux.aux_size);
+		fputs(" flags: ", f);
+		ptd_dump_hex(f, r.aux.flags);
+		fprintf(f, " [%s%s%s]\n",
+			(r.aux.flags & PTD_AUX_FLAG_TRUNCATED) ? "T" : "",
+			(r.aux.flags & PTD_AUX_FLAG_OVERWRITE) ? "O" : "",
+			(r.aux.flags & PTD_AUX_FLAG_PARTIAL) ? "P" : "");
+		return 0;
+	case PTD_REC_ITRACE_START:
+		if (ptd_rec_itrace_start(ev, &r.it, e))
+			return -1;
+		fprintf(f, " pid: %u tid: %u\n", r.it.pid, r.it.tid);
+		return 0;
+	case PTD_REC_SWITCH:
+	case PTD_REC_SWITCH_CPU_WIDE: {
+		const char *in_out;
+
+		if (ptd_rec_switch(ev, &r.sw, e))
+			return -1;
+		in_out = !r.sw.out ? "IN         " : !r.sw.preempt ? "OUT        " : "OUT preempt";
+		if (!r.sw.cpu_wide)
+			fprintf(f, " %s\n", in_out);
+		else
+			fprintf(f, " %s  %s pid/tid: %5d/%-5d\n", in_out, r.sw.out ? "next" : "prev",
+				(int)r.sw.next_prev_pid, (int)r.sw.next_prev_tid);
+		return 0;
+	}
+	case PTD_REC_KSYMBOL: {
+		uint64_t addr;
+		uint32_t len;
+		uint16_t type, flags;
+		const char *name;
+
+		ptd_cur_init(&c, ev->data + 8, ptd_rec_body_size(ev) - 8);
+		addr = ptd_cur_u64(&c);
+		len = ptd_cur_u32(&c);
+		type = ptd_cur_u16(&c);
+		flags = ptd_cur_u16(&c);
+		name = ptd_cur_cstr(&c);
+		if (c.bad)
+			return ptd_err_set(e, PTD_E_FORMAT, "KSYMBOL too short"), -1;
+		fprintf(f, " addr %" PRIx64 " len %u type %u flags 0x%x name %s\n",
+			addr, len, type, flags, name);
+		return 0;
+	}
+	case PTD_REC_BPF_EVENT:
+		ptd_cur_init(&c, ev->data + 8, ptd_rec_body_size(ev) - 8);
+		{
+			uint16_t type = ptd_cur_u16(&c), flags = ptd_cur_u16(&c);
+			uint32_t id = ptd_cur_u32(&c);
+
+			if (c.bad)
+				return ptd_err_set(e, PTD_E_FORMAT, "BPF_EVENT too short"), -1;
+			fprintf(f, " type %u, flags %u, id %u\n", type, flags, id);
+		}
+		return 0;
+	case PTD_REC_CGROUP:
+		ptd_cur_init(&c, ev->data + 8, ptd_rec_body_size(ev) - 8);
+		{
+			uint64_t id = ptd_cur_u64(&c);
+			const char *path = ptd_cur_cstr(&c);
+
+			if (c.bad)
+				return ptd_err_set(e, PTD_E_FORMAT, "CGROUP too short"), -1;
+			fprintf(f, " cgroup: %" PRIu64 " %s\n", id, path);
+		}
+		return 0;
+	case PTD_REC_NAMESPACES:
+		p_namespaces(f, ev);
+		return 0;
+	case PTD_REC_READ:
+		p_read(f, s, ev);
+		return 0;
+	case PTD_REC_TEXT_POKE:
+		if (ptd_rec_text_poke(ev, &r.tp, e))
+			return -1;
+		p_text_poke(f, &r.tp);
+		return 0;
+	case PTD_REC_AUX_OUTPUT_HW_ID:
+		if (ptd_rec_aux_output_hw_id(ev, &r.hw_id, e))
+			return -1;
+		fputs(" hw_id: ", f);
+		ptd_dump_hex(f, r.hw_id);
+		fputc('\n', f);
+		return 0;
+	default:
+		fputc('\n', f);
+		return 0;
+	}
+}
+
+static void p_user(struct ptd_dump *d, struct ptd_session *s, const struct ptd_event *ev)
+{
+	FILE *f = d->out;
+	struct ptd_err e;
+
+	if (ptd_dump_synth(d, s, ev))
 		return;
-	case PTD_REC_AUX: {
-		struct ptd_rec_aux a;
-
-		if (!ptd_rec_aux(ev, &a, &e)) {
-			fputs(" offset: ", f);
-			hex(f, a.aux_offset);
-			fputs(" size: ", f);
-			hex(f, a.aux_size);
-			fputs(" flags: ", f);
-			hex(f, a.flags);
-			fprintf(f, " [%s%s%s]\n",
-				(a.flags & PTD_AUX_FLAG_TRUNCATED) ? "T" : "",
-				(a.flags & PTD_AUX_FLAG_OVERWRITE) ? "O" : "",
-				(a.flags & PTD_AUX_FLAG_PARTIAL) ? "P" : "");
-			return;
-		}
-		break;
-	}
-	case PTD_REC_ITRACE_START: {
-		struct ptd_rec_itrace_start it;
-
-		if (!ptd_rec_itrace_start(ev, &it, &e)) {
-			fprintf(f, " pid: %u tid: %u\n", it.pid, it.tid);
-			return;
-		}
-		break;
-	}
+	switch (ev->type) {
 	case PTD_REC_AUXTRACE: {
 		struct ptd_rec_auxtrace a;
 
-		if (!ptd_rec_auxtrace(ev, &a, &e)) {
-			fputs(" size: ", f);
-			hex(f, a.size);
-			fputs("  offset: ", f);
-			hex(f, a.offset);
-			fputs("  ref: ", f);
-			hex(f, a.reference);
-			fprintf(f, "  idx: %u  tid: %d  cpu: %d\n", a.idx, (int)a.tid, (int)a.cpu);
-			return;
-		}
-		break;
+		if (ptd_rec_auxtrace(ev, &a, &e))
+			break;
+		fputs(" size: ", f);
+		ptd_dump_hex(f, a.size);
+		fputs("  offset: ", f);
+		ptd_dump_hex(f, a.offset);
+		fputs("  ref: ", f);
+		ptd_dump_hex(f, a.reference);
+		fprintf(f, "  idx: %u  tid: %d  cpu: %d\n", a.idx, (int)a.tid, (int)a.cpu);
+		return;
+	}
+	case PTD_REC_AUXTRACE_ERROR: {
+		struct ptd_rec_auxtrace_error ae;
+
+		if (ptd_rec_auxtrace_error(ev, &ae, &e))
+			break;
+		p_auxtrace_error(f, &ae);
+		return;
 	}
 	default:
 		fputc('\n', f);
 		return;
 	}
-	fprintf(f, ": (bad record: %s)\n", e.msg);
+	fprintf(f, ": bad record: %s\n", e.msg);
 }
 
 int ptd_dump_record(void *ctx, struct ptd_session *s, const struct ptd_event *ev)
 {
 	struct ptd_dump *d = ctx;
 	const char *name = ptd_rec_name(ev->type);
+	uint64_t off = ev->offset;
+	struct ptd_err e;
 
 	if (ev->type == PTD_REC_COMPRESSED || ev->type == PTD_REC_COMPRESSED2)
 		return 0;   /* perf prints the records inside, not the container */
-	settle(d, s);
+	settle(d, s, ev);
+	/* in pipe mode perf counts offsets from the end of the 16-byte header */
+	if (ptd_reader_header(s->reader)->pipe && off >= PTD_PIPE_HEADER_SIZE)
+		off -= PTD_PIPE_HEADER_SIZE;
 	prefix(d, ev);
-	fprintf(d->out, "%#" PRIx64 " [%#x]: PERF_RECORD_", ev->offset, ev->size);
+	fputs(off ? "" : "0", d->out);
+	if (off)
+		fprintf(d->out, "%#" PRIx64, off);
+	fprintf(d->out, " [%#x]: PERF_RECORD_", ev->size);
 	if (name)
 		fputs(name, d->out);
 	else
 		fprintf(d->out, "%u", ev->type);
-	p_body(d, s, ev);
+	if (ev->type >= PTD_REC_HEADER_ATTR)
+		p_user(d, s, ev);
+	else if (p_kernel(d, s, ev, &e))
+		fprintf(d->out, ": bad record: %s\n", e.msg);
 	return ferror(d->out) ? -PTD_E_IO : 0;
 }

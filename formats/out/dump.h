@@ -11,8 +11,10 @@
 struct ptd_dump {
 	FILE *out;
 	uint64_t prefix_type;      /* sample_type bits that select the CPU/TIME prefix */
-	int sample_id_all;         /* any attr has sample_id_all */
-	int ready;
+	int sample_id_all;         /* the first attr has sample_id_all */
+	size_t nr_evsels;          /* evsels seen when the above were set */
+	int settled;
+	const char *arch;          /* perf's arch name for register names */
 };
 
 void ptd_dump_init(struct ptd_dump *d, FILE *out);

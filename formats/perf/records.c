@@ -207,6 +207,14 @@ int ptd_rec_auxtrace_error(const struct ptd_event *ev, struct ptd_rec_auxtrace_e
 	m->tid = ptd_cur_u32(&c);
 	m->fmt = ptd_cur_u32(&c);
 	m->ip = ptd_cur_u64(&c);
+	if (m->fmt == 0) {
+		/* the first format had the message where the time is now */
+		msg = ptd_cur_take(&c, AUXTRACE_ERROR_MSG_MAX);
+		if (c.bad || !memchr(msg, 0, AUXTRACE_ERROR_MSG_MAX))
+			return bad(ev, err, "too short or message not terminated");
+		m->msg = (const char *)msg;
+		return 0;
+	}
 	m->time = ptd_cur_u64(&c);
 	msg = ptd_cur_take(&c, AUXTRACE_ERROR_MSG_MAX);
 	if (c.bad)

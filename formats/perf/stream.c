@@ -36,14 +36,14 @@ static int header_attr(struct ptd_reader *r, const uint8_t *rec, size_t size, st
 	return ptd_evlist_add(&r->evlist, rec + 8, asz, (const uint64_t *)(rec + 8 + asz), nids, NULL, err);
 }
 
-/* EVENT_UPDATE of type NAME (3) names an evsel */
+/* EVENT_UPDATE of type NAME (2) names an evsel */
 static void event_update(struct ptd_reader *r, const uint8_t *rec, size_t size)
 {
 	struct ptd_evsel *ev;
 	const char *name;
 	size_t n;
 
-	if (size < 24 || ptd_load_u64(rec + 8) != 3)
+	if (size < 24 || ptd_load_u64(rec + 8) != 2)
 		return;
 	ev = ptd_evlist_by_id(&r->evlist, ptd_load_u64(rec + 16));
 	if (!ev)

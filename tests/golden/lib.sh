@@ -40,16 +40,16 @@ ptd_stats_block() { "$PTDECODE" --stats -q "$1" 2>/dev/null | norm_stats; }
 norm_dump() {
 	awk '
 	function flush() { if (cur != "") print key "\t" cur; cur = "" }
-	/^(-?[0-9]+ )*0x[0-9a-f]+ \[0x[0-9a-f]+\]: PERF_RECORD_/ {
+	/^(-?[0-9]+ )*(0x[0-9a-f]+|0) \[0x[0-9a-f]+\]: PERF_RECORD_/ {
 		flush()
 		line = $0
 		sub(/: unhandled!$/, "", line)
-		if (match(line, /0x[0-9a-f]+ \[/)) key = substr(line, RSTART, RLENGTH - 2)
+		if (match(line, /(0x[0-9a-f]+|0) \[0x/)) key = substr(line, RSTART, RLENGTH - 4)
 		cur = line
 		next
 	}
 	/^: unhandled!$/ { next }
-	/^ ?\.\.\./ { if (cur != "") { cur = cur " | " $0; next } }
+	/^( \.|\.\.|\t\t)/ { if (cur != "") { cur = cur " | " $0; next } }
 	{ flush() }
 	END { flush() }' | sort
 }

@@ -1,0 +1,19 @@
+/* Internals of --dump shared by its files. */
+#ifndef PTD_OUT_DUMP_PRIV_H
+#define PTD_OUT_DUMP_PRIV_H
+
+#include "formats/out/dump.h"
+
+/* SAMPLE: perf's dump_sample lines, then thread and dso */
+void ptd_dump_sample(struct ptd_dump *d, struct ptd_session *s, const struct ptd_event *ev);
+
+/* records perf synthesizes (type >= 64); returns 1 when printed */
+int ptd_dump_synth(struct ptd_dump *d, struct ptd_session *s, const struct ptd_event *ev);
+
+/* %#lx as perf prints it: 0 without the 0x */
+void ptd_dump_hex(FILE *f, uint64_t v);
+
+/* name perf gives an evsel ("cpu-clock", "dummy:HG", ...) */
+const char *ptd_dump_evsel_name(struct ptd_session *s, const struct ptd_evsel *ev);
+
+#endif
