@@ -177,7 +177,9 @@ static int by_time(const void *x, const void *y)
 
 	if (a->time != b->time)
 		return a->time < b->time ? -1 : 1;
-	return a->file_offset < b->file_offset ? -1 : a->file_offset > b->file_offset;
+	if (a->file_offset != b->file_offset)
+		return a->file_offset < b->file_offset ? -1 : 1;
+	return a->cause - b->cause;
 }
 
 static int flag_gaps(struct ptd_auxq *q, const struct aux_rec *a, int32_t qidx, struct ptd_err *err)

@@ -1,14 +1,14 @@
-/* Writes a small perf.data with an Intel PT AUX area whose faults are
- * known: used by tests to check the AUX queues and gap entries against
- * what was put in, and --stats / --dump against perf on the same file.
- *
- *   gen_aux OUT.data
+/* A small perf.data with an Intel PT AUX area whose faults are known:
+ * tests check the AUX queues and gap entries against what was put in, and
+ * --stats / --dump against perf on the same file.  `gen_aux OUT.data`
+ * writes it (testdata/synthetic/gen_aux.data is its output).
  *
  * What it writes (perf times in ns):
  *   cpu 0: AUX [0,4096) at 1000 + AUXTRACE;  AUX [4096,8192) at 2000
  *          TRUNCATED + AUXTRACE;  AUX [8192,12288) at 3000, no AUXTRACE
  *   cpu 1: AUX [0,2048) at 1500 COLLISION|PARTIAL + AUXTRACE
  *   LOST (5 records) at 2500 on cpu 1, LOST_SAMPLES (3) at 2600 on cpu 0
+ *   AUXTRACE_ERROR (code 7, overflow) at 2700 on cpu 0
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +17,7 @@
 #include "formats/perf/abi.h"
 #include "formats/perf/recbuf.h"
 #include "formats/perf/writer.h"
+#include "tests/synth_aux.h"
 
 #define PT_PMU 8
 #define ST (PTD_SAMPLE_TID | PTD_SAMPLE_TIME | PTD_SAMPLE_CPU | PTD_SAMPLE_IDENTIFIER)
@@ -24,11 +25,13 @@
 
 static struct ptd_writer *w;
 static struct ptd_err err;
+static int failed;
 
 static void die(void)
 {
-	fprintf(stderr, "gen_aux: %s\n", err.msg);
-	exit(1);
+	if (!failed)
+		fprintf(stderr, "gen_aux: %s\n", err.msg);
+	failed = 1;
 }
 
 static void emit(struct ptd_recbuf *rb)
@@ -94,7 +97,7 @@ static void feature_string(unsigned bit, const char *s)
 		die();
 }
 
-int main(int argc, char **argv)
+int ptd_test_write_aux(const char *path)
 {
 	uint8_t attr[128] = { 0 };
 	uint64_t v, id = ID;
@@ -102,12 +105,11 @@ int main(int argc, char **argv)
 	struct ptd_recbuf rb;
 	int i;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: gen_aux OUT.data\n");
-		return 1;
-	}
-	if (ptd_writer_open(&w, argv[1], &err))
+	failed = 0;
+	if (ptd_writer_open(&w, path, &err)) {
 		die();
+		return -1;
+	}
 	u = PT_PMU; memcpy(attr + 0, &u, 4);           /* type */
 	u = 128; memcpy(attr + 4, &u, 4);              /* size */
 	v = ST; memcpy(attr + 24, &v, 8);              /* sample_type */
@@ -195,6 +197,24 @@ int main(int argc, char **argv)
 	trailer(&rb, 0, 2600);
 	emit(&rb);
 
+	ptd_rb_start(&rb, PTD_REC_AUXTRACE_ERROR, 0);
+	ptd_rb_u32(&rb, 1);       /* type: instruction trace */
+	ptd_rb_u32(&rb, 7);       /* code: overflow */
+	ptd_rb_u32(&rb, 0);       /* cpu */
+	ptd_rb_u32(&rb, 100);     /* pid */
+	ptd_rb_u32(&rb, 100);     /* tid */
+	ptd_rb_u32(&rb, 1);       /* fmt: with time */
+	ptd_rb_u64(&rb, 0x400123);
+	ptd_rb_u64(&rb, 2700);
+	{
+		char msg[64] = "Overflow packet";
+
+		ptd_rb_bytes(&rb, msg, sizeof(msg));
+	}
+	ptd_rb_u32(&rb, 0);       /* machine_pid */
+	ptd_rb_u32(&rb, 0);       /* vcpu */
+	emit(&rb);
+
 	aux(0, 3000, 8192, 4096, 0);
 	ptd_rb_start(&rb, PTD_REC_FINISHED_ROUND, 0);
 	emit(&rb);
@@ -216,5 +236,16 @@ int main(int argc, char **argv)
 	}
 	if (ptd_writer_close(w, &err))
 		die();
-	return 0;
+	return failed ? -1 : 0;
 }
+
+#ifndef PTD_SYNTH_AUX_LIB
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: gen_aux OUT.data\n");
+		return 1;
+	}
+	return ptd_test_write_aux(argv[1]) ? 1 : 0;
+}
+#endif

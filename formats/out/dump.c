@@ -186,9 +186,11 @@ static void p_text_poke(FILE *f, const struct ptd_rec_text_poke *t)
 	}
 }
 
+/* perf report -D prints only the record name; the error itself follows on a
+ * line of its own, worded as perf script words it */
 static void p_auxtrace_error(FILE *f, const struct ptd_rec_auxtrace_error *e)
 {
-	fprintf(f, " %s error type %u", e->type == 1 ? "instruction trace" : "unknown", e->type);
+	fprintf(f, "\n  %s error type %u", e->type == 1 ? "instruction trace" : "unknown", e->type);
 	if (e->fmt && e->time)
 		fprintf(f, " time %" PRIu64 ".%09" PRIu64, e->time / 1000000000, e->time % 1000000000);
 	else

@@ -236,6 +236,17 @@ int ptd_dump_synth(struct ptd_dump *d, struct ptd_session *s, const struct ptd_e
 		fprintf(f, "\n... time %" PRIu64 ", type %s\n", at(ev, 16),
 			at(ev, 8) == 1 ? "FINAL" : "INTERVAL");
 		return 1;
+	case PTD_REC_TIME_CONV:
+		fprintf(f, "\n... Time Shift      %" PRIu64 "\n", at(ev, 8));
+		fprintf(f, "... Time Muliplier  %" PRIu64 "\n", at(ev, 16));   /* sic, as perf */
+		fprintf(f, "... Time Zero       %" PRIu64 "\n", at(ev, 24));
+		if (ev->size > 32) {
+			fprintf(f, "... Time Cycles     %" PRIu64 "\n", at(ev, 32));
+			fprintf(f, "... Time Mask       %#" PRIx64 "\n", at(ev, 40));
+			fprintf(f, "... Cap Time Zero   %d\n", ev->size > 48 ? ev->data[48] : 0);
+			fprintf(f, "... Cap Time Short  %d\n", ev->size > 49 ? ev->data[49] : 0);
+		}
+		return 1;
 	case PTD_REC_AUXTRACE_INFO:
 		fprintf(f, " type: %u\n", ev->size >= 12 ? ptd_load_u32(ev->data + 8) : 0);
 		return 1;

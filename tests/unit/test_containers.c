@@ -1,0 +1,69 @@
+/* vec, u64map, heap: the small containers everything else uses. */
+#include <stdlib.h>
+
+#include "common/heap.h"
+#include "common/u64map.h"
+#include "common/vec.h"
+#include "tests/tap.h"
+
+int main(void)
+{
+	struct ptd_vec v = PTD_VEC_INIT(sizeof(int));
+	struct ptd_u64map m = { 0 };
+	struct ptd_heap h = { 0 };
+	struct ptd_heap_ent e;
+	uint64_t k, prev = 0;
+	void *val;
+	size_t i, n = 0;
+	int sorted = 1, all = 1;
+	static int vals[3];
+
+	for (i = 0; i < 1000; i++)
+		*(int *)ptd_vec_push(&v) = (int)i;
+	ok(v.len == 1000 && *(int *)ptd_vec_at(&v, 999) == 999, "vec holds 1000 elements");
+	v.limit = 1000;
+	ok(!ptd_vec_push(&v), "vec refuses to pass its limit");
+	ptd_vec_fini(&v);
+
+	for (i = 0; i < 5000; i++)
+		all &= !ptd_u64map_put(&m, i * 7919, &vals[i % 3]);
+	ok(all && m.used == 5000, "u64map: 5000 keys");
+	ok(ptd_u64map_get(&m, 7919 * 4999) == &vals[4999 % 3], "u64map: lookup");
+	ok(!ptd_u64map_get(&m, 1), "u64map: absent key");
+	ptd_u64map_put(&m, 0, &vals[2]);
+	ok(m.used == 5000 && ptd_u64map_get(&m, 0) == &vals[2], "u64map: replace keeps the count");
+	i = 0;
+	while (ptd_u64map_next(&m, &i, &k, &val))
+		n++;
+	is_u64(n, 5000, "u64map: iteration visits every key");
+	ptd_u64map_fini(&m);
+	m.limit = 2;
+	ok(!ptd_u64map_put(&m, 1, &vals[0]) && !ptd_u64map_put(&m, 2, &vals[0]) &&
+	   ptd_u64map_put(&m, 3, &vals[0]), "u64map: limit");
+	ptd_u64map_fini(&m);
+
+	srand(1);
+	for (i = 0; i < 2000; i++)
+		ptd_heap_push(&h, (uint64_t)(rand() % 100), (void *)(uintptr_t)i);
+	ptd_heap_push(&h, 50, (void *)(uintptr_t)5000);
+	ptd_heap_push(&h, 50, (void *)(uintptr_t)5001);
+	n = 0;
+	{
+		int tie_order = 1;
+		uintptr_t last50 = 0;
+
+		while (!ptd_heap_pop(&h, &e)) {
+			sorted &= e.key >= prev;
+			prev = e.key;
+			if (e.key == 50) {
+				tie_order &= (uintptr_t)e.item >= last50 || last50 < 5000;
+				last50 = (uintptr_t)e.item;
+			}
+			n++;
+		}
+		ok(sorted && n == 2002, "heap pops in key order");
+		ok(tie_order, "heap keeps insertion order among equal keys");
+	}
+	ptd_heap_fini(&h);
+	return done_testing();
+}
