@@ -9,6 +9,7 @@
  *   cpu 1: AUX [0,2048) at 1500 COLLISION|PARTIAL + AUXTRACE
  *   LOST (5 records) at 2500 on cpu 1, LOST_SAMPLES (3) at 2600 on cpu 0
  *   AUXTRACE_ERROR (code 7, overflow) at 2700 on cpu 0
+ * and the AUXTRACE index feature listing the three AUXTRACE records.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,8 @@
 static struct ptd_writer *w;
 static struct ptd_err err;
 static int failed;
+static uint64_t index_entries[2 * 8];   /* AUXTRACE index: file offset, size */
+static unsigned nr_index;
 
 static void die(void)
 {
@@ -80,7 +83,13 @@ static void auxtrace(uint32_t idx, uint32_t cpu, uint64_t off, uint64_t size)
 	ptd_rb_u32(&rb, 100);     /* tid */
 	ptd_rb_u32(&rb, cpu);
 	ptd_rb_u32(&rb, 0);
-	emit(&rb);
+	if (ptd_rb_finish(&rb) && nr_index < 8 &&
+	    !ptd_writer_data(w, rb.buf, rb.len, &index_entries[2 * nr_index], &err)) {
+		index_entries[2 * nr_index + 1] = rb.len + size;
+		nr_index++;
+	} else {
+		die();
+	}
 	if (ptd_writer_data(w, payload, size, NULL, &err))
 		die();
 	free(payload);
@@ -106,6 +115,7 @@ int ptd_test_write_aux(const char *path)
 	int i;
 
 	failed = 0;
+	nr_index = 0;
 	if (ptd_writer_open(&w, path, &err)) {
 		die();
 		return -1;
@@ -232,6 +242,14 @@ int ptd_test_write_aux(const char *path)
 		memcpy(pm + 8, &len, 4);
 		memcpy(pm + 12, "intel_pt", 8);
 		if (ptd_writer_feature(w, PTD_FEAT_PMU_MAPPINGS, pm, 12 + len, &err))
+			die();
+	}
+	{
+		uint64_t idx[1 + 2 * 8];
+
+		idx[0] = nr_index;
+		memcpy(idx + 1, index_entries, 16 * nr_index);
+		if (ptd_writer_feature(w, PTD_FEAT_AUXTRACE, idx, 8 + 16 * nr_index, &err))
 			die();
 	}
 	if (ptd_writer_close(w, &err))

@@ -182,10 +182,10 @@ static int read_attrs(struct ptd_reader *r, struct ptd_err *err)
 	int rc = 0;
 
 	if (h->attr_size < PTD_ATTR_SIZE_VER0 + 16 || h->attr_size > 4096)
-		return ptd_err_set(err, PTD_E_FORMAT, "header: attr_size %llu is impossible",
+		return ptd_err_set(err, PTD_E_FORMAT, "file header at offset 0: attr_size %llu is impossible",
 				   (unsigned long long)h->attr_size);
 	if (h->attrs.size % h->attr_size)
-		return ptd_err_set(err, PTD_E_FORMAT, "header: attrs section size %llu is not a multiple of attr_size %llu",
+		return ptd_err_set(err, PTD_E_FORMAT, "file header at offset 0: attrs section size %llu is not a multiple of attr_size %llu",
 				   (unsigned long long)h->attrs.size, (unsigned long long)h->attr_size);
 	nr = h->attrs.size / h->attr_size;
 	asz = (size_t)h->attr_size - 16;
@@ -307,7 +307,7 @@ static int open_file_mode(struct ptd_reader *r, struct ptd_err *err)
 	int i;
 
 	if (fh->file_size < PTD_FILE_HEADER_SIZE)
-		return ptd_err_set(err, PTD_E_TRUNCATED, "file of %llu bytes is shorter than the perf.data header (%d bytes)",
+		return ptd_err_set(err, PTD_E_TRUNCATED, "file ends at offset %#llx, inside the %d-byte perf.data header at offset 0",
 				   (unsigned long long)fh->file_size, PTD_FILE_HEADER_SIZE);
 	if (ptd_reader_pread(r, 0, h, sizeof(h), err))
 		return ptd_err_append(err, "header");
@@ -324,18 +324,18 @@ static int open_file_mode(struct ptd_reader *r, struct ptd_err *err)
 	for (i = 0; i < 4; i++)
 		bitmap[i] = ptd_cur_u64(&c);
 	if (fh->header_size < PTD_FILE_HEADER_SIZE - 32)
-		return ptd_err_set(err, PTD_E_FORMAT, "header: header size %llu is too small",
+		return ptd_err_set(err, PTD_E_FORMAT, "file header at offset 0: header size %llu is too small",
 				   (unsigned long long)fh->header_size);
 	if (fh->attrs.offset > fh->file_size || fh->attrs.size > fh->file_size - fh->attrs.offset)
-		return ptd_err_set(err, PTD_E_FORMAT, "header: attrs section [%#llx, +%#llx) outside the file (%llu bytes)",
+		return ptd_err_set(err, PTD_E_FORMAT, "file header at offset 0: attrs section [%#llx, +%#llx) outside the file (%llu bytes)",
 				   (unsigned long long)fh->attrs.offset, (unsigned long long)fh->attrs.size,
 				   (unsigned long long)fh->file_size);
 	if (fh->data.offset > fh->file_size || fh->data.size > fh->file_size - fh->data.offset)
-		return ptd_err_set(err, PTD_E_TRUNCATED, "header: data section [%#llx, +%#llx) extends past the end of the file (%llu bytes)",
+		return ptd_err_set(err, PTD_E_TRUNCATED, "file header at offset 0: data section [%#llx, +%#llx) extends past the end of the file (%llu bytes)",
 				   (unsigned long long)fh->data.offset, (unsigned long long)fh->data.size,
 				   (unsigned long long)fh->file_size);
 	if (fh->data.offset < PTD_FILE_HEADER_SIZE && fh->data.size)
-		return ptd_err_set(err, PTD_E_FORMAT, "header: data section at %#llx overlaps the header",
+		return ptd_err_set(err, PTD_E_FORMAT, "file header at offset 0: data section at %#llx overlaps the header",
 				   (unsigned long long)fh->data.offset);
 	if (read_attrs(r, err))
 		return -err->code;
@@ -351,7 +351,7 @@ int ptd_reader_open(struct ptd_reader **out, const char *path,
 {
 	struct ptd_reader *r = calloc(1, sizeof(*r));
 	struct stat st;
-	uint8_t magic[16];
+	uint8_t magic[16] = { 0 };
 	uint64_t m, hsize;
 	int rc;
 
@@ -382,12 +382,13 @@ int ptd_reader_open(struct ptd_reader **out, const char *path,
 		const uint8_t *p = ptd_reader_window(r, 0, 16, err);
 
 		if (!p) {
-			rc = ptd_err_set(err, PTD_E_TRUNCATED, "input shorter than a perf.data header");
+			rc = ptd_err_set(err, PTD_E_TRUNCATED, "input ends at offset %#llx, inside the perf.data header at offset 0",
+					 (unsigned long long)r->win_len);
 			goto fail;
 		}
 		memcpy(magic, p, 16);
 	} else if ((rc = ptd_reader_pread(r, 0, magic, r->hdr.file_size < 16 ? 8 : 16, err))) {
-		ptd_err_set(err, PTD_E_TRUNCATED, "file of %llu bytes is not a perf.data file",
+		ptd_err_set(err, PTD_E_TRUNCATED, "file ends at offset %#llx, inside the perf.data header at offset 0",
 			    (unsigned long long)r->hdr.file_size);
 		goto fail;
 	}

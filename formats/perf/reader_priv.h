@@ -5,7 +5,7 @@
 #include "formats/perf/reader.h"
 
 #define WINDOW (256u * 1024)                 /* > the largest record (64 KiB) */
-#define MAX_FEATURE_SECTION (256ULL << 20)   /* larger feature sections are skipped */
+#define MAX_FEATURE_SECTION (64ULL << 20)    /* larger feature sections are skipped */
 
 struct ptd_reader {
 	char *path;
