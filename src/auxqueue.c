@@ -349,7 +349,8 @@ int ptd_auxq_finish(struct ptd_auxq *q, struct ptd_err *err)
 				aq->last_time = c->time;
 		}
 	}
-	qsort(q->gaps.data, q->gaps.len, sizeof(struct ptd_gap), by_time);
+	if (q->gaps.len)
+		qsort(q->gaps.data, q->gaps.len, sizeof(struct ptd_gap), by_time);
 	return 0;
 }
 

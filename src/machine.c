@@ -128,39 +128,45 @@ int ptd_machine_fork(struct ptd_machine *m, int32_t pid, int32_t ppid, int32_t t
 	struct ptd_thread *parent = ptd_machine_thread(m, ptid);
 	struct ptd_thread *t = get_thread(m, pid, tid);
 	struct ptd_process *pp, *cp;
-	size_t i;
+	const char *comm;
+	size_t i, n;
 
 	if (!t)
 		return -PTD_E_NOMEM;
 	t->ppid = ppid;
 	t->start_time = time;
-	/* the child starts with its parent's comm */
-	if (parent && parent != t && parent->comms.len && !t->comms.len) {
-		const struct ptd_comm *pc = ptd_vec_at(&parent->comms, parent->comms.len - 1);
-		int rc = ptd_machine_comm(m, pid, tid, pc->comm, 0, time);
+	/* The child starts with its parent's comm as of the fork.  Records
+	 * are taken in file order, which is not time order across CPUs: a
+	 * later COMM of the child may already be there, so this is added by
+	 * time, not only when the child has none. */
+	comm = parent && parent != t ? ptd_machine_comm_at(m, ptid, time) : NULL;
+	if (comm) {
+		int rc = ptd_machine_comm(m, pid, tid, comm, 0, time);
 
 		if (rc)
 			return rc;
 	}
 	if (pid == ppid)
 		return 0;       /* a new thread shares its process's maps */
-	/* a new process starts with a copy of its parent's maps */
+	/* a new process starts with a copy of the maps its parent had then */
 	pp = ptd_u64map_get(&m->procs, key(ppid));
 	if (!pp || !pp->maps.len)
 		return 0;
 	cp = get_process(m, pid);
 	if (!cp)
 		return -PTD_E_NOMEM;
-	if (cp->maps.len)
-		return 0;
-	for (i = 0; i < pp->maps.len; i++) {
-		struct ptd_map *d = ptd_vec_push(&cp->maps);
+	n = pp->maps.len;
+	for (i = 0; i < n; i++) {
+		struct ptd_map *src = ptd_vec_at(&pp->maps, i), *d;
 
+		if (src->time > time)
+			continue;
+		d = ptd_vec_push(&cp->maps);
 		if (!d)
 			return -PTD_E_LIMIT;
 		*d = *(struct ptd_map *)ptd_vec_at(&pp->maps, i);
-		if (d->time < time)
-			d->time = 0;   /* present from the child's start */
+		d->time = time;     /* present from the child's start */
+		d->seq = 0;         /* older than any map of the child's own */
 	}
 	return 0;
 }
@@ -205,11 +211,18 @@ const char *ptd_machine_comm_at(const struct ptd_machine *m, int32_t tid, uint64
 	for (i = 0; i < t->comms.len; i++) {
 		const struct ptd_comm *c = ptd_vec_at(&t->comms, i);
 
-		if (c->time <= time)
+		if (c->time <= time && (!best || c->time >= best->time))
 			best = c;
 	}
-	if (!best)
-		best = ptd_vec_at(&t->comms, 0);
+	if (!best) {
+		/* all later: the earliest one */
+		for (i = 0; i < t->comms.len; i++) {
+			const struct ptd_comm *c = ptd_vec_at(&t->comms, i);
+
+			if (!best || c->time < best->time)
+				best = c;
+		}
+	}
 	return best->comm;
 }
 

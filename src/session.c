@@ -8,10 +8,12 @@
 #include "formats/perf/abi.h"
 #include "formats/perf/cursor.h"
 #include "formats/perf/records.h"
+#include "ordered.h"
 
 struct ptd_session_priv {
 	struct ptd_session pub;
 	struct ptd_session_opts opts;
+	struct ptd_ordered ordered;
 };
 
 static void warn(struct ptd_session_priv *sp, const char *fmt, ...)
@@ -48,6 +50,7 @@ int ptd_session_open(struct ptd_session **out, const char *path,
 	ro.warn_ctx = sp->opts.warn_ctx;
 	ptd_machine_init(&sp->pub.machine);
 	ptd_auxq_init(&sp->pub.auxq);
+	ptd_ordered_init(&sp->ordered);
 	rc = ptd_reader_open(&sp->pub.reader, path, &ro, err);
 	if (rc) {
 		ptd_session_close(&sp->pub);
@@ -61,6 +64,7 @@ void ptd_session_close(struct ptd_session *s)
 {
 	if (!s)
 		return;
+	ptd_ordered_fini(&((struct ptd_session_priv *)s)->ordered);
 	ptd_reader_close(s->reader);
 	ptd_machine_fini(&s->machine);
 	ptd_auxq_fini(&s->auxq);
@@ -144,7 +148,7 @@ static struct ptd_evsel *read_value_delivered(struct ptd_session *s, uint64_t id
 	return es;
 }
 
-static void deliver(struct ptd_session *s, struct ptd_evsel *es)
+static void count_delivery(struct ptd_session *s, struct ptd_evsel *es)
 {
 	if (es && (size_t)es->idx < s->stats.nr_evsels) {
 		s->stats.nr_samples[es->idx]++;
@@ -163,7 +167,7 @@ static void deliver_sample(struct ptd_session *s, const struct ptd_event *ev)
 	if (!ev->sample_ok || evsel_counters(s))
 		return;
 	if (!(ev->evsel->sample_type & PTD_SAMPLE_READ)) {
-		deliver(s, ev->evsel);
+		count_delivery(s, ev->evsel);
 		return;
 	}
 	rf = ev->evsel->read_format;
@@ -173,7 +177,7 @@ static void deliver_sample(struct ptd_session *s, const struct ptd_event *ev)
 	skip = ((rf & PTD_FORMAT_TOTAL_TIME_ENABLED) ? 8 : 0) +
 	       ((rf & PTD_FORMAT_TOTAL_TIME_RUNNING) ? 8 : 0);
 	if (!(rf & PTD_FORMAT_GROUP)) {
-		deliver(s, read_value_delivered(s, ptd_load_u64(sm->read + 8 + skip),
+		count_delivery(s, read_value_delivered(s, ptd_load_u64(sm->read + 8 + skip),
 						ptd_load_u64(sm->read)));
 		return;
 	}
@@ -181,7 +185,7 @@ static void deliver_sample(struct ptd_session *s, const struct ptd_event *ev)
 	for (i = 0; i < nr && 8 + skip + (i + 1) * entry <= sm->read_size; i++) {
 		const uint8_t *v = sm->read + 8 + skip + i * entry;
 
-		deliver(s, read_value_delivered(s, ptd_load_u64(v + 8), ptd_load_u64(v)));
+		count_delivery(s, read_value_delivered(s, ptd_load_u64(v + 8), ptd_load_u64(v)));
 	}
 }
 
@@ -305,7 +309,6 @@ static int take(struct ptd_session_priv *sp, const struct ptd_event *ev, struct 
 	struct ptd_err e = { 0 };
 	int rc = 0;
 
-	count(s, ev);
 	switch (ev->type) {
 	case PTD_REC_SAMPLE:
 		deliver_sample(s, ev);
@@ -381,23 +384,78 @@ static int take(struct ptd_session_priv *sp, const struct ptd_event *ev, struct 
 	return 0;
 }
 
+/* Take a record in and show it to the observer. */
+static int deliver(struct ptd_session_priv *sp, const struct ptd_event *ev, struct ptd_err *err)
+{
+	int rc = take(sp, ev, err);
+
+	if (!rc && sp->opts.on_record)
+		rc = sp->opts.on_record(sp->opts.ctx, &sp->pub, ev);
+	return rc;
+}
+
+/* Deliver the queued records with a timestamp up to limit. */
+static int release(struct ptd_session_priv *sp, uint64_t limit, struct ptd_err *err)
+{
+	struct ptd_event *q;
+	int rc = 0;
+
+	while (!rc && (q = ptd_ordered_pop(&sp->ordered, limit))) {
+		rc = deliver(sp, q, err);
+		ptd_ordered_free(q);
+	}
+	return rc;
+}
+
+/* perf's timestamp for ordering: 0 or UINT64_MAX mean "none, deliver now" */
+static uint64_t timestamp(const struct ptd_event *ev)
+{
+	if (!ev->evsel || !(ev->evsel->sample_type & PTD_SAMPLE_TIME))
+		return UINT64_MAX;
+	if (ev->type == PTD_REC_SAMPLE)
+		return ev->sample_ok ? ev->sample.time : UINT64_MAX;
+	return ev->evsel->sample_id_all ? ev->sid.time : UINT64_MAX;
+}
+
+/* Records are ordered by time when the first attr has sample_id_all. */
+static int ordered(struct ptd_session *s)
+{
+	struct ptd_evlist *el = ptd_reader_evlist(s->reader);
+
+	return el->evsels.len && (*(struct ptd_evsel **)ptd_vec_at(&el->evsels, 0))->sample_id_all;
+}
+
 int ptd_session_run(struct ptd_session *s, struct ptd_err *err)
 {
 	struct ptd_session_priv *sp = (struct ptd_session_priv *)s;
 	const struct ptd_file_header *h = ptd_reader_header(s->reader);
-	uint64_t total = h->pipe ? 0 : h->data.offset + h->data.size, n = 0;
+	uint64_t total = h->pipe ? 0 : h->data.offset + h->data.size, n = 0, ts, over;
 	struct ptd_event ev;
 	int rc;
 
 	while ((rc = ptd_reader_next(s->reader, &ev, err)) > 0) {
-		if ((rc = take(sp, &ev, err)))
-			return rc;
-		if (sp->opts.on_record && (rc = sp->opts.on_record(sp->opts.ctx, s, &ev)))
-			return rc;
+		count(s, &ev);
+		ts = timestamp(&ev);
+		if (ev.type < PTD_REC_HEADER_ATTR && ts && ts != UINT64_MAX && ordered(s)) {
+			if (ptd_ordered_push(&sp->ordered, &ev, ts))
+				return ptd_err_set(err, PTD_E_NOMEM, "record at offset %#llx: ordering queue",
+						   (unsigned long long)ev.offset);
+			over = ptd_ordered_overflow(&sp->ordered);
+			if (over && (rc = release(sp, over, err)))
+				return rc;
+		} else {
+			if ((rc = deliver(sp, &ev, err)))
+				return rc;
+			if (ev.type == PTD_REC_FINISHED_ROUND && ordered(s) &&
+			    (rc = release(sp, ptd_ordered_round(&sp->ordered), err)))
+				return rc;
+		}
 		if (sp->opts.progress && !(++n & 1023))
 			sp->opts.progress(sp->opts.progress_ctx, ev.offset, total);
 	}
 	if (rc < 0)
+		return rc;
+	if ((rc = release(sp, UINT64_MAX, err)))
 		return rc;
 	if (sp->opts.progress)
 		sp->opts.progress(sp->opts.progress_ctx, total, total);

@@ -1,6 +1,10 @@
 /* A session: one perf.data file read through once, building the sideband
  * model (machine), the AUX queues and the record counts, and lending each
- * record to an optional observer (--dump) as it goes. */
+ * record to an optional observer (--dump) as it goes.
+ *
+ * Records are counted as they are read, and taken in (and shown to the
+ * observer) in time order as perf does it (ordered.h): perf-written records
+ * and records without a timestamp at once, the others a round later. */
 #ifndef PTD_SESSION_H
 #define PTD_SESSION_H
 
@@ -52,7 +56,7 @@ struct ptd_session {
 	struct ptd_u64map read_prev;   /* sample id -> last counter value (u64 *) */
 };
 
-/* Called for every record in file order, after the session took it in.
+/* Called for every record in delivery order, after the session took it in.
  * A non-zero return stops the walk and is returned by ptd_session_run. */
 typedef int (*ptd_record_fn)(void *ctx, struct ptd_session *s, const struct ptd_event *ev);
 

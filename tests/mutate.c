@@ -14,7 +14,7 @@
 int main(int argc, char **argv)
 {
 	FILE *f;
-	unsigned char *buf;
+	unsigned char *buf = NULL;
 	long n;
 	unsigned long long off;
 
@@ -34,6 +34,7 @@ int main(int argc, char **argv)
 		if (off + 8 <= (unsigned long long)n)
 			memcpy(&v, buf + off, 8);
 		printf("%llu\n", (unsigned long long)v);
+		free(buf);
 		return 0;
 	}
 	if (!strcmp(argv[3], "trunc")) {
@@ -59,6 +60,7 @@ int main(int argc, char **argv)
 	free(buf);
 	return 0;
 usage:
+	free(buf);
 	fprintf(stderr, "usage: mutate IN OUT trunc N | flip OFF BIT | set OFF WIDTH VALUE | u64 OFF\n");
 	return 2;
 }

@@ -1,7 +1,6 @@
 #include "formats/out/dump_priv.h"
 
 #include <inttypes.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "formats/perf/abi.h"
@@ -398,6 +397,7 @@ int ptd_dump_record(void *ctx, struct ptd_session *s, const struct ptd_event *ev
 
 	if (ev->type == PTD_REC_COMPRESSED || ev->type == PTD_REC_COMPRESSED2)
 		return 0;   /* perf prints the records inside, not the container */
+	memset(&d->cur, 0, sizeof(d->cur));
 	settle(d, s, ev);
 	/* in pipe mode perf counts offsets from the end of the 16-byte header */
 	if (ptd_reader_header(s->reader)->pipe && off >= PTD_PIPE_HEADER_SIZE)
@@ -415,5 +415,6 @@ int ptd_dump_record(void *ctx, struct ptd_session *s, const struct ptd_event *ev
 		p_user(d, s, ev);
 	else if (p_kernel(d, s, ev, &e))
 		fprintf(d->out, ": bad record: %s\n", e.msg);
+	ptd_dump_resolve(d, s, &d->cur);
 	return ferror(d->out) ? -PTD_E_IO : 0;
 }

@@ -165,9 +165,7 @@ void ptd_dump_sample(struct ptd_dump *d, struct ptd_session *s, const struct ptd
 	FILE *f = d->out;
 	uint64_t st;
 	char buf[32];
-	const char *comm;
-	const struct ptd_map *map;
-	unsigned cpumode, n;
+	unsigned cpumode;
 	uint64_t i;
 
 	if (!ev->sample_ok) {
@@ -214,22 +212,36 @@ void ptd_dump_sample(struct ptd_dump *d, struct ptd_session *s, const struct ptd
 	if (st & PTD_SAMPLE_READ)
 		sample_read(f, sm, es->read_format);
 
-	n = s->cur_deliveries;
+	/* thread and dso are resolved when the record is printed, once the
+	 * records around it in time have been read */
+	d->cur.n = s->cur_deliveries;
+	d->cur.pid = (int32_t)sm->pid;
+	d->cur.tid = (int32_t)sm->tid;
+	d->cur.ip = sm->ip;
+	d->cur.time = sm->time;
+	cpumode = ev->misc & PTD_MISC_CPUMODE_MASK;
+	d->cur.kernel = cpumode == PTD_MISC_KERNEL || cpumode == PTD_MISC_GUEST_KERNEL;
+}
+
+void ptd_dump_resolve(struct ptd_dump *d, struct ptd_session *s, const struct ptd_dump_pending *p)
+{
+	const struct ptd_map *map;
+	const char *comm;
+	char buf[32];
+	unsigned n = p->n;
+
 	if (!n)
 		return;
-	comm = ptd_machine_comm_at(&s->machine, (int32_t)sm->tid, sm->time);
-	if (!comm && sm->tid == 0)
+	comm = ptd_machine_comm_at(&s->machine, p->tid, p->time);
+	if (!comm && p->tid == 0)
 		comm = "swapper";   /* perf's idle thread */
 	if (!comm) {
-		snprintf(buf, sizeof(buf), ":%d", (int)sm->tid);
+		snprintf(buf, sizeof(buf), ":%d", (int)p->tid);
 		comm = buf;
 	}
-	cpumode = ev->misc & PTD_MISC_CPUMODE_MASK;
-	map = ptd_machine_find_map(&s->machine, (int32_t)sm->pid,
-				   cpumode == PTD_MISC_KERNEL || cpumode == PTD_MISC_GUEST_KERNEL,
-				   sm->ip, sm->time);
+	map = ptd_machine_find_map(&s->machine, p->pid, p->kernel, p->ip, p->time);
 	while (n--) {
-		fprintf(f, " ... thread: %s:%d\n", comm, (int)sm->tid);
-		fprintf(f, " ...... dso: %s\n", map ? map->filename : "<not found>");
+		fprintf(d->out, " ... thread: %s:%d\n", comm, (int)p->tid);
+		fprintf(d->out, " ...... dso: %s\n", map ? map->filename : "<not found>");
 	}
 }

@@ -74,7 +74,8 @@ int ptd_writer_attr(struct ptd_writer *w, const void *attr, size_t attr_size,
 		return ptd_err_set(err, PTD_E_NOMEM, "attr");
 	}
 	memcpy(a->attr, attr, attr_size);
-	memcpy(a->ids, ids, nr_ids * 8);
+	if (nr_ids)
+		memcpy(a->ids, ids, nr_ids * 8);
 	a->size = attr_size;
 	a->nr_ids = nr_ids;
 	w->nr_attrs++;

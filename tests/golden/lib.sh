@@ -33,10 +33,9 @@ perf_stats_block() { perf report --stats -i "$1" 2>/dev/null | norm_stats; }
 norm_stats() { sed -n '/^Aggregated stats/,/^# ptdecode/p' | grep -v '^# ptdecode' | sed '/^$/d'; }
 ptd_stats_block() { "$PTDECODE" --stats -q "$1" 2>/dev/null | norm_stats; }
 
-# Record blocks of a -D style dump: each record line joined with its detail
-# lines, sorted by offset and text, raw hex dumps and perf's ": unhandled!"
-# remarks dropped (they say which perf tool callbacks exist, not what the
-# record holds).
+# Record blocks of a -D style dump, in order: each record line joined with
+# its detail lines; raw hex dumps and perf's ": unhandled!" remarks dropped
+# (they say which perf tool callbacks exist, not what the record holds).
 norm_dump() {
 	awk '
 	function flush() { if (cur != "") print key "\t" cur; cur = "" }
@@ -51,7 +50,7 @@ norm_dump() {
 	/^: unhandled!$/ { next }
 	/^( \.|\.\.|\t\t)/ { if (cur != "") { cur = cur " | " $0; next } }
 	{ flush() }
-	END { flush() }' | sort
+	END { flush() }'
 }
 perf_dump_block() { perf report -D -i "$1" 2>/dev/null | norm_dump; }
 ptd_dump_block() { "$PTDECODE" --dump -q "$1" 2>/dev/null | norm_dump; }

@@ -1,0 +1,47 @@
+/* Time ordering of the records of a perf.data file, as perf does it.
+ *
+ * perf record writes each CPU's ring buffer in turn, so records are in time
+ * order per CPU but not across CPUs; a FINISHED_ROUND record marks the end
+ * of a pass over all buffers.  Records with a timestamp wait in a queue;
+ * at each FINISHED_ROUND those up to the largest timestamp seen before the
+ * previous round are released, in time order (ties in arrival order); at
+ * the end, the rest.  Records are copied into the queue. */
+#ifndef PTD_ORDERED_H
+#define PTD_ORDERED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/heap.h"
+#include "formats/perf/reader.h"
+
+/* the queue flushes its older half beyond this many bytes */
+#define PTD_ORDERED_MAX_BYTES (256u << 20)
+
+struct ptd_ordered {
+	struct ptd_heap heap;       /* struct ptd_event * copies by time */
+	uint64_t max_ts;
+	uint64_t next_flush;
+	size_t bytes;
+};
+
+void ptd_ordered_init(struct ptd_ordered *o);
+void ptd_ordered_fini(struct ptd_ordered *o);
+
+/* Queue a copy of ev under timestamp ts.  Returns 0 or -PTD_E_NOMEM. */
+int ptd_ordered_push(struct ptd_ordered *o, const struct ptd_event *ev, uint64_t ts);
+
+/* At a FINISHED_ROUND: the limit up to which records may now be released
+ * (and the round bookkeeping advanced).  UINT64_MAX at the end of input. */
+uint64_t ptd_ordered_round(struct ptd_ordered *o);
+
+/* The earliest queued record with a timestamp <= limit, or NULL.  The
+ * record is owned by the caller: release it with ptd_ordered_free. */
+struct ptd_event *ptd_ordered_pop(struct ptd_ordered *o, uint64_t limit);
+void ptd_ordered_free(struct ptd_event *ev);
+
+/* When the queue is over its size limit: the timestamp up to which its
+ * older half should be released, else 0. */
+uint64_t ptd_ordered_overflow(const struct ptd_ordered *o);
+
+#endif
