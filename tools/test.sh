@@ -1,0 +1,39 @@
+#!/bin/sh
+# Fresh Debian machine to test results in one command: install what is
+# missing, build twice (plain, and with AddressSanitizer and
+# UndefinedBehaviorSanitizer), run `make check` in both, and end with the
+# line "N passed, N failed, N skipped".  Exit status 0 only if nothing failed.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+sh "$top/tools/deps.sh" test || exit 1
+
+pass=0 fail=0 skip=0
+for variant in plain asan; do
+	dir="$top/build"
+	args=""
+	if [ $variant = asan ]; then
+		dir="$top/build-asan"
+		args="--enable-sanitizers"
+	fi
+	echo "== $variant build" >&2
+	# shellcheck disable=SC2086
+	if ! sh "$top/tools/build.sh" "$dir" $args; then
+		echo "$variant: build failed" >&2
+		fail=$((fail + 1))
+		continue
+	fi
+	(cd "$dir" && make -s -j"$(nproc)" check >"$dir/check.out" 2>&1)
+	log="$dir/test-suite.log"
+	if [ ! -f "$log" ]; then
+		tail -20 "$dir/check.out" >&2
+		fail=$((fail + 1))
+		continue
+	fi
+	grep -E '^(FAIL|ERROR|XPASS):' "$dir/check.out" >&2 || true
+	n() { sed -n "s/^# $1: *//p" "$log" | head -1; }
+	p=$(n PASS) f=$(( $(n FAIL) + $(n ERROR) + $(n XPASS) )) s=$(n SKIP)
+	echo "$variant: $p passed, $f failed, $s skipped" >&2
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+done
+echo "$pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]
