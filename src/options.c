@@ -80,7 +80,8 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 		o->input = argv[optind++];
 	}
 	if (optind < argc)
-		return ptd_err_set(err, PTD_E_INVAL, "unexpected argument '%s'", argv[optind]);
+		return ptd_err_set(err, PTD_E_INVAL, "two input files given ('%s' and '%s')",
+				   o->input, argv[optind]);
 	if (!o->input)
 		o->input = "perf.data";
 	if (o->action == PTD_ACTION_NONE)

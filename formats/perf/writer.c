@@ -98,6 +98,18 @@ int ptd_writer_data(struct ptd_writer *w, const void *p, size_t len, uint64_t *o
 	return 0;
 }
 
+int ptd_writer_hole(struct ptd_writer *w, uint64_t len, struct ptd_err *err)
+{
+	int rc = ptd_writer_data(w, NULL, 0, NULL, err);
+
+	if (rc)
+		return rc;
+	if (fseeko(w->f, (off_t)len, SEEK_CUR))
+		return ioerr(err, "seek");
+	w->data_end += len;
+	return 0;
+}
+
 int ptd_writer_feature(struct ptd_writer *w, unsigned bit, const void *p, size_t len,
 		       struct ptd_err *err)
 {

@@ -25,6 +25,10 @@ int ptd_writer_attr(struct ptd_writer *w, const void *attr, size_t attr_size,
 int ptd_writer_data(struct ptd_writer *w, const void *p, size_t len, uint64_t *offset,
 		    struct ptd_err *err);
 
+/* Append len zero bytes without writing them: a hole in a sparse file
+ * (for large test files). */
+int ptd_writer_hole(struct ptd_writer *w, uint64_t len, struct ptd_err *err);
+
 /* Add a feature section body (bit = PTD_FEAT_*); copied, written at close. */
 int ptd_writer_feature(struct ptd_writer *w, unsigned bit, const void *p, size_t len,
 		       struct ptd_err *err);
