@@ -351,6 +351,29 @@ static int p_kernel(struct ptd_dump *d, struct ptd_session *s, const struct ptd_
 	}
 }
 
+/* A summary of an AUXTRACE payload, on a line of ptdecode's own: where it
+ * is and how it begins (the trace packets come with the decoders). */
+static void p_payload(FILE *f, struct ptd_session *s, const struct ptd_event *ev)
+{
+	uint8_t head[16];
+	size_t n = ev->payload.size < sizeof(head) ? (size_t)ev->payload.size : sizeof(head), i;
+	struct ptd_err e;
+
+	if (!ev->payload.available || ev->payload.spilled) {
+		fprintf(f, "  payload: %#" PRIx64 " bytes after the record\n", ev->payload.size);
+		return;
+	}
+	fprintf(f, "  payload: %#" PRIx64 " bytes at file offset %#" PRIx64 ":",
+		ev->payload.size, ev->payload.offset);
+	if (ptd_reader_read_payload(s->reader, &ev->payload, 0, head, n, &e)) {
+		fprintf(f, " unreadable: %s\n", e.msg);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		fprintf(f, " %02x", head[i]);
+	fputs(n < ev->payload.size ? " ...\n" : "\n", f);
+}
+
 static void p_user(struct ptd_dump *d, struct ptd_session *s, const struct ptd_event *ev)
 {
 	FILE *f = d->out;
@@ -371,6 +394,7 @@ static void p_user(struct ptd_dump *d, struct ptd_session *s, const struct ptd_e
 		fputs("  ref: ", f);
 		ptd_dump_hex(f, a.reference);
 		fprintf(f, "  idx: %u  tid: %d  cpu: %d\n", a.idx, (int)a.tid, (int)a.cpu);
+		p_payload(f, s, ev);
 		return;
 	}
 	case PTD_REC_AUXTRACE_ERROR: {

@@ -139,10 +139,16 @@ static int parse_build_ids(struct ptd_features *f, struct ptd_cursor *c)
 	return 0;
 }
 
+/* perf writes u64 nr then nr x {file_offset, size}; Android's simpleperf
+ * writes the entries alone */
 static int parse_auxtrace(struct ptd_features *f, struct ptd_cursor *c)
 {
 	uint64_t nr = ptd_cur_u64(c), i;
 
+	if (!c->bad && nr != ptd_cur_left(c) / 16 && c->len % 16 == 0) {
+		c->pos = 0;
+		nr = c->len / 16;
+	}
 	if (c->bad || nr > ptd_cur_left(c) / 16)
 		return -1;
 	free(f->auxtrace_index);

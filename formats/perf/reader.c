@@ -272,24 +272,32 @@ static void read_features(struct ptd_reader *r, const uint64_t bitmap[4])
 		}
 		if (ptd_reader_pread(r, off, buf, (size_t)size, &e) ||
 		    ptd_features_parse(&r->feat, bit, buf, (size_t)size, &r->evlist, &e))
-			ptd_reader_warnf(r, "feature %s at offset %#llx: %s", name ? name : "?",
-			      (unsigned long long)off, e.msg);
+			ptd_reader_warnf(r, "section at offset %#llx: %s", (unsigned long long)off, e.msg);
 		free(buf);
 	}
 }
 
+/* Each index entry must point at an AUXTRACE record inside the data. */
 static void check_auxtrace_index(struct ptd_reader *r)
 {
 	struct ptd_features *f = &r->feat;
+	struct ptd_err e2;
 	size_t i;
 
 	for (i = 0; i < f->nr_auxtrace_index; i++) {
 		const struct ptd_auxtrace_index_entry *e = &f->auxtrace_index[i];
+		uint8_t h[8];
+		const char *why = NULL;
 
 		if (e->file_offset < r->hdr.data.offset || e->file_offset >= r->end ||
-		    e->size < PTD_AUXTRACE_REC_SIZE || e->size > r->end - e->file_offset) {
-			ptd_reader_warnf(r, "AUXTRACE index entry %zu [%#llx, +%#llx) is outside the data section; index ignored",
-			      i, (unsigned long long)e->file_offset, (unsigned long long)e->size);
+		    e->size < PTD_AUXTRACE_REC_SIZE || e->size > r->end - e->file_offset)
+			why = "is outside the data section";
+		else if (ptd_reader_pread(r, e->file_offset, h, 8, &e2) ||
+			 ptd_load_u32(h) != PTD_REC_AUXTRACE)
+			why = "does not point at an AUXTRACE record";
+		if (why) {
+			ptd_reader_warnf(r, "AUXTRACE index entry %zu [%#llx, +%#llx) %s; index ignored",
+			      i, (unsigned long long)e->file_offset, (unsigned long long)e->size, why);
 			free(f->auxtrace_index);
 			f->auxtrace_index = NULL;
 			f->nr_auxtrace_index = 0;
