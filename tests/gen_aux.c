@@ -85,7 +85,7 @@ static void auxtrace(uint32_t idx, uint32_t cpu, uint64_t off, uint64_t size)
 	ptd_rb_u32(&rb, 0);
 	if (ptd_rb_finish(&rb) && nr_index < 8 &&
 	    !ptd_writer_data(w, rb.buf, rb.len, &index_entries[2 * nr_index], &err)) {
-		index_entries[2 * nr_index + 1] = rb.len + size;
+		index_entries[2 * nr_index + 1] = rb.len;   /* the record, as perf writes it */
 		nr_index++;
 	} else {
 		die();

@@ -82,6 +82,22 @@ int ptd_writer_attr(struct ptd_writer *w, const void *attr, size_t attr_size,
 	return 0;
 }
 
+int ptd_writer_attr_id(struct ptd_writer *w, size_t idx, uint64_t id, struct ptd_err *err)
+{
+	struct wattr *a;
+	uint64_t *n;
+
+	if (idx >= w->nr_attrs)
+		return ptd_err_set(err, PTD_E_INVAL, "no attr %zu", idx);
+	a = &w->attrs[idx];
+	n = realloc(a->ids, (a->nr_ids + 1) * 8);
+	if (!n)
+		return ptd_err_set(err, PTD_E_NOMEM, "attr ids");
+	a->ids = n;
+	a->ids[a->nr_ids++] = id;
+	return 0;
+}
+
 int ptd_writer_data(struct ptd_writer *w, const void *p, size_t len, uint64_t *offset,
 		    struct ptd_err *err)
 {

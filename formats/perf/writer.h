@@ -19,6 +19,10 @@ int ptd_writer_open(struct ptd_writer **out, const char *path, struct ptd_err *e
 int ptd_writer_attr(struct ptd_writer *w, const void *attr, size_t attr_size,
 		    const uint64_t *ids, size_t nr_ids, struct ptd_err *err);
 
+/* Give attr number `idx` (in the order added) one more sample id; allowed
+ * until close, so ids of threads that appear later can be added. */
+int ptd_writer_attr_id(struct ptd_writer *w, size_t idx, uint64_t id, struct ptd_err *err);
+
 /* Append raw bytes to the data section: a whole record, or the payload
  * that follows an AUXTRACE record.  Returns 0 or an error; *offset (if not
  * NULL) gets the file offset the bytes were written at. */
