@@ -1,0 +1,397 @@
+#include "tools/record/pt_enc.h"
+
+#include <intel-pt.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* packets are encoded into a window that is moved into `out` as it fills */
+#define WIN 4096
+#define RETSTACK 64   /* libipt's return stack depth */
+
+struct ptd_ptenc {
+	struct ptd_ptenc_config cfg;
+	struct pt_encoder *enc;
+	uint8_t win[WIN];
+	uint8_t *out;
+	size_t out_len, out_cap, out_start;   /* bytes [out_start, out_len) not taken */
+	uint64_t total;
+	uint64_t since_psb;                   /* bytes since the last PSB */
+	int enabled;
+	uint64_t last_ip;                     /* the decoders' last IP (0 after PSB) */
+	uint64_t ip;                          /* next ip to execute (while enabled) */
+	uint64_t tsc;
+	/* pending TNT bits, first branch in the highest bit */
+	uint64_t tnt;
+	unsigned tnt_bits;
+	/* perf's return stack: unbounded, cleared at PSB, popped by every RET */
+	uint64_t *pstack;
+	size_t pdepth, pcap;
+	/* libipt's: a ring of 64, popped by compressed RETs only */
+	uint64_t lstack[RETSTACK + 1];
+	unsigned ltop, lbottom;
+};
+
+static int put(struct ptd_ptenc *e, const struct pt_packet *p, struct ptd_err *err)
+{
+	int n;
+
+	pt_enc_sync_set(e->enc, 0);
+	n = pt_enc_next(e->enc, p);
+	if (n < 0)
+		return ptd_err_set(err, PTD_E_INVAL, "libipt encoder: %s (packet type %d)",
+				   pt_errstr(pt_errcode(n)), (int)p->type);
+	if (e->out_len + (size_t)n > e->out_cap) {
+		size_t ncap = e->out_cap ? e->out_cap * 2 : 1 << 16;
+		uint8_t *o;
+
+		/* drop what was taken before growing */
+		if (e->out_start) {
+			memmove(e->out, e->out + e->out_start, e->out_len - e->out_start);
+			e->out_len -= e->out_start;
+			e->out_start = 0;
+		}
+		while (e->out_len + (size_t)n > ncap)
+			ncap *= 2;
+		if (ncap != e->out_cap) {
+			o = realloc(e->out, ncap);
+			if (!o)
+				return ptd_err_set(err, PTD_E_NOMEM, "PT output buffer");
+			e->out = o;
+			e->out_cap = ncap;
+		}
+	}
+	memcpy(e->out + e->out_len, e->win, (size_t)n);
+	e->out_len += (size_t)n;
+	e->total += (uint64_t)n;
+	e->since_psb += (uint64_t)n;
+	return 0;
+}
+
+static int simple(struct ptd_ptenc *e, enum pt_packet_type t, struct ptd_err *err)
+{
+	struct pt_packet p;
+
+	memset(&p, 0, sizeof(p));
+	p.type = t;
+	return put(e, &p, err);
+}
+
+/* the smallest IP compression the decoders can expand from last_ip */
+static enum pt_ip_compression compress(uint64_t last, uint64_t ip)
+{
+	if ((ip ^ last) >> 16 == 0)
+		return pt_ipc_update_16;
+	if ((ip ^ last) >> 32 == 0)
+		return pt_ipc_update_32;
+	if ((uint64_t)((int64_t)(ip << 16) >> 16) == ip)
+		return pt_ipc_sext_48;
+	return pt_ipc_full;
+}
+
+static int ip_packet(struct ptd_ptenc *e, enum pt_packet_type t, uint64_t ip, int suppressed,
+		     struct ptd_err *err)
+{
+	struct pt_packet p;
+
+	memset(&p, 0, sizeof(p));
+	p.type = t;
+	if (suppressed) {
+		p.payload.ip.ipc = pt_ipc_suppressed;
+	} else {
+		p.payload.ip.ipc = compress(e->last_ip, ip);
+		p.payload.ip.ip = ip;
+		e->last_ip = ip;
+	}
+	return put(e, &p, err);
+}
+
+static int tsc_packet(struct ptd_ptenc *e, uint64_t tsc, struct ptd_err *err)
+{
+	struct pt_packet p;
+
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_tsc;
+	p.payload.tsc.tsc = tsc & ((1ULL << 56) - 1);
+	return put(e, &p, err);
+}
+
+static int flush_tnt(struct ptd_ptenc *e, struct ptd_err *err)
+{
+	struct pt_packet p;
+
+	if (!e->tnt_bits)
+		return 0;
+	memset(&p, 0, sizeof(p));
+	p.type = e->tnt_bits <= 6 ? ppt_tnt_8 : ppt_tnt_64;
+	p.payload.tnt.bit_size = (uint8_t)e->tnt_bits;
+	p.payload.tnt.payload = e->tnt;
+	e->tnt = 0;
+	e->tnt_bits = 0;
+	return put(e, &p, err);
+}
+
+static int tnt_bit(struct ptd_ptenc *e, int taken, struct ptd_err *err)
+{
+	e->tnt = (e->tnt << 1) | (taken ? 1 : 0);
+	e->tnt_bits++;
+	if (e->tnt_bits == (e->cfg.long_tnt ? 47u : 6u))
+		return flush_tnt(e, err);
+	return 0;
+}
+
+/* ---- the two decoders' return stacks -------------------------------- */
+
+static int push(struct ptd_ptenc *e, uint64_t ret, struct ptd_err *err)
+{
+	if (e->pdepth == e->pcap) {
+		size_t ncap = e->pcap ? e->pcap * 2 : 256;
+		uint64_t *n = realloc(e->pstack, ncap * sizeof(*n));
+
+		if (!n)
+			return ptd_err_set(err, PTD_E_NOMEM, "return stack");
+		e->pstack = n;
+		e->pcap = ncap;
+	}
+	e->pstack[e->pdepth++] = ret;
+	e->lstack[e->ltop] = ret;
+	e->ltop = (e->ltop + 1) % (RETSTACK + 1);
+	if (e->ltop == e->lbottom)
+		e->lbottom = (e->lbottom + 1) % (RETSTACK + 1);
+	return 0;
+}
+
+/* A RET to `to`: may it be compressed, so that both decoders take the
+ * right return address from their stacks?  Updates both stacks as the
+ * decoders will: perf pops on every RET, libipt only on a compressed one. */
+static int ret_compressed(struct ptd_ptenc *e, uint64_t to)
+{
+	uint64_t ptop = e->pdepth ? e->pstack[e->pdepth - 1] : 0;
+	int lempty = e->ltop == e->lbottom;
+	unsigned lt = e->ltop ? e->ltop - 1 : RETSTACK;
+	int ok = !e->cfg.noretcomp && e->pdepth && ptop == to && !lempty && e->lstack[lt] == to;
+
+	if (e->pdepth)
+		e->pdepth--;
+	if (ok)
+		e->ltop = lt;
+	return ok;
+}
+
+/* ---- PSB+ ------------------------------------------------------------ */
+
+static int psb_plus(struct ptd_ptenc *e, struct ptd_err *err)
+{
+	struct pt_packet p;
+	int rc;
+
+	if ((rc = flush_tnt(e, err)) || (rc = simple(e, ppt_psb, err)))
+		return rc;
+	e->since_psb = 16;
+	e->last_ip = 0;
+	e->pdepth = 0;          /* perf clears its return stack at PSB */
+	if ((rc = tsc_packet(e, e->tsc, err)))
+		return rc;
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_cbr;
+	p.payload.cbr.ratio = e->cfg.cbr;
+	if ((rc = put(e, &p, err)))
+		return rc;
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_mode;
+	p.payload.mode.leaf = pt_mol_exec;
+	p.payload.mode.bits.exec.csl = 1;
+	if ((rc = put(e, &p, err)))
+		return rc;
+	if (e->enabled && (rc = ip_packet(e, ppt_fup, e->ip, 0, err)))
+		return rc;
+	return simple(e, ppt_psbend, err);
+}
+
+/* at an instruction boundary: a PSB+ when the period is up */
+static int maybe_psb(struct ptd_ptenc *e, struct ptd_err *err)
+{
+	if (e->since_psb < e->cfg.psb_period)
+		return 0;
+	return psb_plus(e, err);
+}
+
+/* ---- API ----------------------------------------------------------------- */
+
+int ptd_ptenc_new(struct ptd_ptenc **out, const struct ptd_ptenc_config *cfg, struct ptd_err *err)
+{
+	struct ptd_ptenc *e = calloc(1, sizeof(*e));
+	struct pt_config pc;
+
+	if (!e)
+		return ptd_err_set(err, PTD_E_NOMEM, "PT encoder");
+	e->cfg = *cfg;
+	if (e->cfg.psb_period < 256 || (e->cfg.psb_period & (e->cfg.psb_period - 1))) {
+		free(e);
+		return ptd_err_set(err, PTD_E_INVAL, "psb period %llu: a power of two of at least 256 bytes",
+				   (unsigned long long)cfg->psb_period);
+	}
+	pt_config_init(&pc);
+	pc.begin = e->win;
+	pc.end = e->win + WIN;
+	e->enc = pt_alloc_encoder(&pc);
+	if (!e->enc) {
+		free(e);
+		return ptd_err_set(err, PTD_E_NOMEM, "libipt encoder");
+	}
+	*out = e;
+	return 0;
+}
+
+void ptd_ptenc_free(struct ptd_ptenc *e)
+{
+	if (!e)
+		return;
+	pt_free_encoder(e->enc);
+	free(e->out);
+	free(e->pstack);
+	free(e);
+}
+
+int ptd_ptenc_start(struct ptd_ptenc *e, uint64_t tsc, struct ptd_err *err)
+{
+	e->tsc = tsc;
+	e->enabled = 0;
+	return psb_plus(e, err);
+}
+
+int ptd_ptenc_enable(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, struct ptd_err *err)
+{
+	int rc;
+
+	e->tsc = tsc;
+	if (e->enabled)
+		return ptd_err_set(err, PTD_E_INVAL, "PT encoder: enable while enabled");
+	if ((rc = maybe_psb(e, err)) || (rc = tsc_packet(e, tsc, err)))
+		return rc;
+	e->enabled = 1;
+	e->ip = ip;
+	return ip_packet(e, ppt_tip_pge, ip, 0, err);
+}
+
+int ptd_ptenc_branch(struct ptd_ptenc *e, uint64_t tsc, const struct ptd_xev *ev,
+		     struct ptd_err *err)
+{
+	int rc = 0;
+
+	e->tsc = tsc;
+	if (!e->enabled)
+		return ptd_err_set(err, PTD_E_INVAL, "PT encoder: branch at %#llx while disabled",
+				   (unsigned long long)ev->from);
+	switch (ev->cls) {
+	case PTD_X_COND:
+		rc = tnt_bit(e, ev->taken, err);
+		break;
+	case PTD_X_JUMP:
+		break;
+	case PTD_X_CALL:
+		/* a call to the next instruction (PIC) is no call for the decoders */
+		if (ev->to != ev->from + ev->insn_len)
+			rc = push(e, ev->from + ev->insn_len, err);
+		break;
+	case PTD_X_ICALL:
+		rc = push(e, ev->from + ev->insn_len, err);
+		if (!rc)
+			rc = flush_tnt(e, err);
+		if (!rc)
+			rc = ip_packet(e, ppt_tip, ev->to, 0, err);
+		break;
+	case PTD_X_IJUMP:
+		if (!(rc = flush_tnt(e, err)))
+			rc = ip_packet(e, ppt_tip, ev->to, 0, err);
+		break;
+	case PTD_X_RET:
+		if (ret_compressed(e, ev->to))
+			rc = tnt_bit(e, 1, err);
+		else if (!(rc = flush_tnt(e, err)))
+			rc = ip_packet(e, ppt_tip, ev->to, 0, err);
+		break;
+	case PTD_X_SYSCALL:
+		/* a far branch into the kernel, where tracing is filtered */
+		if (!(rc = flush_tnt(e, err)) && !(rc = tsc_packet(e, tsc, err)))
+			rc = ip_packet(e, ppt_tip_pgd, 0, 1, err);
+		e->enabled = 0;
+		return rc;
+	case PTD_X_ASYNC:
+		return ptd_ptenc_interrupt(e, tsc, ev->from, err);
+	default:
+		return ptd_err_set(err, PTD_E_INVAL, "PT encoder: transfer class %d", ev->cls);
+	}
+	e->ip = ev->to;
+	if (!rc)
+		rc = maybe_psb(e, err);
+	return rc;
+}
+
+int ptd_ptenc_interrupt(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, struct ptd_err *err)
+{
+	int rc;
+
+	e->tsc = tsc;
+	if (!e->enabled)
+		return 0;
+	if ((rc = flush_tnt(e, err)) || (rc = tsc_packet(e, tsc, err)) ||
+	    (rc = ip_packet(e, ppt_fup, ip, 0, err)) || (rc = ip_packet(e, ppt_tip_pgd, 0, 1, err)))
+		return rc;
+	e->enabled = 0;
+	return 0;
+}
+
+int ptd_ptenc_overflow(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, struct ptd_err *err)
+{
+	int rc;
+
+	e->tsc = tsc;
+	/* the branches before the overflow made it out */
+	if ((rc = flush_tnt(e, err)) || (rc = simple(e, ppt_ovf, err)))
+		return rc;
+	e->enabled = 1;
+	e->ip = ip;
+	if ((rc = ip_packet(e, ppt_fup, ip, 0, err)))
+		return rc;
+	/* the decoders' return stacks are not in step after an overflow: a
+	 * PSB+ empties perf's, and then returns are compressed only for
+	 * calls both decoders saw */
+	return psb_plus(e, err);
+}
+
+int ptd_ptenc_resync(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, struct ptd_err *err)
+{
+	e->tsc = tsc;
+	e->ip = ip;
+	return psb_plus(e, err);
+}
+
+int ptd_ptenc_flush(struct ptd_ptenc *e, struct ptd_err *err)
+{
+	return flush_tnt(e, err);
+}
+
+int ptd_ptenc_enabled(const struct ptd_ptenc *e)
+{
+	return e->enabled;
+}
+
+const uint8_t *ptd_ptenc_data(const struct ptd_ptenc *e, size_t *len)
+{
+	*len = e->out_len - e->out_start;
+	return e->out + e->out_start;
+}
+
+void ptd_ptenc_take(struct ptd_ptenc *e, size_t n)
+{
+	size_t avail = e->out_len - e->out_start;
+
+	e->out_start += n < avail ? n : avail;
+	if (e->out_start == e->out_len)
+		e->out_start = e->out_len = 0;
+}
+
+uint64_t ptd_ptenc_total(const struct ptd_ptenc *e)
+{
+	return e->total;
+}

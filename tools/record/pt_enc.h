@@ -1,0 +1,82 @@
+/* Intel PT packets for one trace stream (one emulated CPU, or one thread in
+ * --per-thread mode), written with libipt's packet encoder.
+ *
+ * The caller reports what the traced code did, in order, with the emulated
+ * TSC of each step; the encoder emits what the hardware would emit for
+ * user-only tracing:
+ *   - PSB+ (PSB, TSC, CBR, MODE.Exec, FUP when enabled, PSBEND) at the
+ *     start and every psb_period bytes,
+ *   - TSC and TIP.PGE when tracing resumes in user mode,
+ *   - TNT bits for conditional branches (short and long TNT),
+ *   - TIP for indirect jumps, calls and uncompressed returns, with last-IP
+ *     compression,
+ *   - a taken TNT bit for a return the decoders can predict (return
+ *     compression; see pt_enc.c for how both perf's and libipt's return
+ *     stacks are followed),
+ *   - TIP.PGD without IP when a syscall enters the kernel, FUP + TIP.PGD for
+ *     an asynchronous exit (signal, interrupt, preemption),
+ *   - OVF + FUP for an injected internal buffer overflow.
+ * Bytes accumulate in an internal buffer the caller drains. */
+#ifndef PTD_RECORD_PT_ENC_H
+#define PTD_RECORD_PT_ENC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/err.h"
+#include "tools/record/xev.h"
+
+struct ptd_ptenc_config {
+	uint64_t psb_period;    /* bytes between PSB+ (a power of two, >= 256) */
+	int noretcomp;          /* never compress returns */
+	uint8_t cbr;            /* core:bus ratio for CBR packets */
+	int long_tnt;           /* collect up to 47 bits in TNT-64 packets */
+};
+
+struct ptd_ptenc;
+
+int ptd_ptenc_new(struct ptd_ptenc **out, const struct ptd_ptenc_config *cfg, struct ptd_err *err);
+void ptd_ptenc_free(struct ptd_ptenc *e);   /* NULL-safe */
+
+/* Start of the stream: PSB+ with tracing disabled (the traced thread is in
+ * the kernel, e.g. in exec). */
+int ptd_ptenc_start(struct ptd_ptenc *e, uint64_t tsc, struct ptd_err *err);
+
+/* User execution resumes at ip: TSC + TIP.PGE. */
+int ptd_ptenc_enable(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, struct ptd_err *err);
+
+/* A control transfer of the thread being traced (must be enabled).
+ * PTD_X_SYSCALL and PTD_X_ASYNC leave tracing disabled: the next
+ * ptd_ptenc_enable says where (and when) user execution resumes. */
+int ptd_ptenc_branch(struct ptd_ptenc *e, uint64_t tsc, const struct ptd_xev *ev,
+		     struct ptd_err *err);
+
+/* Tracing stops with the next instruction at ip not executed (preemption,
+ * end of recording while running): FUP + TIP.PGD. */
+int ptd_ptenc_interrupt(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, struct ptd_err *err);
+
+/* An internal buffer overflow: trace between now and the resumption at ip
+ * is lost (the caller skips those events): pending TNT bits, OVF, FUP(ip),
+ * and a PSB+ that puts the decoders' return stacks in step again. */
+int ptd_ptenc_overflow(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, struct ptd_err *err);
+
+/* Start over after trace was lost (a truncated or dropped AUX buffer): a
+ * PSB+, with FUP(ip) when tracing is enabled, so decoders can synchronize
+ * again at ip. */
+int ptd_ptenc_resync(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, struct ptd_err *err);
+
+/* Flush pending TNT bits (before the buffer is handed out at the end). */
+int ptd_ptenc_flush(struct ptd_ptenc *e, struct ptd_err *err);
+
+/* Is packet generation enabled (between TIP.PGE and TIP.PGD)? */
+int ptd_ptenc_enabled(const struct ptd_ptenc *e);
+
+/* The bytes produced so far and not yet taken; ptd_ptenc_take removes the
+ * first n of them. */
+const uint8_t *ptd_ptenc_data(const struct ptd_ptenc *e, size_t *len);
+void ptd_ptenc_take(struct ptd_ptenc *e, size_t n);
+
+/* Total bytes produced since the start. */
+uint64_t ptd_ptenc_total(const struct ptd_ptenc *e);
+
+#endif
