@@ -1,0 +1,33 @@
+# The taken branches perf script --itrace=b prints for an emulated
+# recording, derived from its ground truth (doc/record.md): one line
+# "tid from to" per branch, addresses in hex without 0x, 0 for trace start
+# and end.  The caller compares per thread.
+#
+# Direct jumps and calls make no packets: a decoder sees them only when it
+# walks past them to a later packet.  When trace is lost after them (an
+# injected fault), nothing shows they ran; they are held until a packet of
+# their thread follows, and dropped at a loss.
+function hex(v) { sub(/^0x/, "", v); return v }
+function out(tid, line) {
+	if (tid in held) { printf "%s", held[tid]; delete held[tid] }
+	if (line != "") print line
+}
+$1 == "S" { start[$5] = hex($6); next }
+$1 == "P" { if (!($2 in start)) out($2, $2 " " hex($3) " 0"); start[$2] = hex($3); enabled[$2] = 0; next }
+$1 == "O" { delete held[$3]; start[$3] = hex($4); next }
+# After a dropped chunk perf, which sees consecutive buffers, reads on
+# through the PSB+ that follows: a new trace start only if the trace it saw
+# last had ended (at a syscall or an interrupt).
+$1 == "R" { delete held[$3]; if (!enabled[$3]) start[$3] = hex($4); next }
+$1 == "X" {
+	tid = $2; cls = $3; from = hex($4); to = hex($5); taken = $6
+	if ($10 == "lost") { delete held[tid]; next }
+	if (tid in start) { out(tid, tid " 0 " start[tid]); delete start[tid] }
+	enabled[tid] = cls < 6
+	if (cls == 1 || cls == 2) { held[tid] = held[tid] tid " " from " " to "\n"; next }
+	if (cls == 0) { out(tid, taken ? tid " " from " " to : ""); next }
+	if (cls <= 5) { out(tid, tid " " from " " to); next }
+	out(tid, tid " " from " 0")
+	start[tid] = to
+}
+END { for (tid in held) printf "%s", held[tid] }

@@ -1,0 +1,219 @@
+/* ptdecode-record: run a program and write the perf.data that
+ * `perf record -e intel_pt//u` would have written on a machine with
+ * Intel PT, plus a ground-truth log of the executed path. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/record/exec_ptrace.h"
+#include "tools/record/exec_qemu.h"
+#include "tools/record/recorder.h"
+
+static void usage(FILE *f)
+{
+	fputs("Usage: ptdecode-record [OPTIONS] -- PROGRAM [ARGS...]\n"
+	      "Run PROGRAM and write the perf.data that `perf record -e intel_pt//u` would\n"
+	      "write on a machine with Intel PT, and optionally the executed path.\n"
+	      "\n"
+	      "  -o, --output FILE       perf.data to write (default: perf.data)\n"
+	      "      --truth FILE        write the ground truth: every control transfer\n"
+	      "      --source SRC        qemu (static x86-64 programs, fast) or ptrace\n"
+	      "                          (any program, native, slow); default qemu\n"
+	      "      --per-thread        one trace per thread (perf record --per-thread)\n"
+	      "      --cpus N            emulated CPUs in per-CPU mode (default 4)\n"
+	      "      --snapshot          AUX records flagged as snapshot (OVERWRITE)\n"
+	      "      --aux-size BYTES    trace bytes per AUX chunk (default 65536)\n"
+	      "      --psb-period N      PSB+ every 2 KiB << N bytes of trace (0-15, default 0)\n"
+	      "      --noretcomp         no return compression\n"
+	      "      --long-tnt          collect up to 47 branches per TNT packet\n"
+	      "      --ticks-per-insn N  emulated TSC ticks per instruction (default 2)\n"
+	      "      --inject-ovf N[:K]  an overflow after every N branches: K lost (default 8)\n"
+	      "      --truncate N[:K]    every Nth AUX chunk TRUNCATED, K branches lost\n"
+	      "      --drop N            every Nth AUX chunk without its AUXTRACE data\n"
+	      "      --lost N            a LOST record after every N AUX chunks\n"
+	      "  -q, --quiet             no messages\n"
+	      "  -h, --help              this help\n"
+	      "\n"
+	      "Exit status: 0 when the recording was written (whatever the program's\n"
+	      "exit status), 1 for bad usage, 2 when recording failed.\n", f);
+}
+
+static int num(const char *s, unsigned long long max, unsigned long long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return errno || end == s || *end || *v > max ? -1 : 0;
+}
+
+/* "N" or "N:K" */
+static int pair(const char *s, unsigned *n, unsigned *k)
+{
+	unsigned long long a, b = 0;
+	char buf[64], *colon;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	colon = strchr(buf, ':');
+	if (colon)
+		*colon = '\0';
+	if (num(buf, 1u << 30, &a) || !a || (colon && (num(colon + 1, 1u << 20, &b) || !b)))
+		return -1;
+	*n = (unsigned)a;
+	if (colon)
+		*k = (unsigned)b;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "truth", required_argument, NULL, 't' },
+		{ "source", required_argument, NULL, 's' },
+		{ "per-thread", no_argument, NULL, 'P' },
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "snapshot", no_argument, NULL, 'S' },
+		{ "aux-size", required_argument, NULL, 'a' },
+		{ "psb-period", required_argument, NULL, 'p' },
+		{ "noretcomp", no_argument, NULL, 'n' },
+		{ "long-tnt", no_argument, NULL, 'L' },
+		{ "ticks-per-insn", required_argument, NULL, 'k' },
+		{ "inject-ovf", required_argument, NULL, 'O' },
+		{ "truncate", required_argument, NULL, 'T' },
+		{ "drop", required_argument, NULL, 'D' },
+		{ "lost", required_argument, NULL, 'l' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ptd_recorder_config cfg;
+	struct ptd_recorder *r = NULL;
+	struct ptd_err err = { 0 };
+	const char *out = "perf.data", *truth = NULL, *source = "qemu";
+	unsigned long long v;
+	char cmdline[4096];
+	int c, quiet = 0, rc, i;
+	size_t pos = 0;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.pd.ncpus = 4;
+	cfg.pd.psb_period_code = 0;
+	cfg.pd.max_nonturbo_ratio = 20;      /* 2 GHz with a 100 MHz bus clock */
+	cfg.pd.time_shift = 31;              /* perf time = TSC / 2 + time_zero: a 2 GHz TSC */
+	cfg.pd.time_mult = 1u << 30;
+	cfg.pd.time_zero = 1000000;
+	cfg.pt.cbr = 20;
+	cfg.aux_size = 65536;
+	cfg.ticks_per_insn = 2;
+	cfg.kernel_ticks = 2000;
+	cfg.tsc_start = 4000000000000ULL;
+	cfg.ovf_lose = cfg.truncate_lose = 8;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:o:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case 't': truth = optarg; break;
+		case 's': source = optarg; break;
+		case 'P': cfg.pd.per_thread = 1; break;
+		case 'S': cfg.pd.snapshot = 1; break;
+		case 'n': cfg.pd.noretcomp = cfg.pt.noretcomp = 1; break;
+		case 'L': cfg.pt.long_tnt = 1; break;
+		case 'q': quiet = 1; break;
+		case 'h': usage(stdout); return 0;
+		case 'c':
+			if (num(optarg, 256, &v) || !v)
+				goto bad;
+			cfg.pd.ncpus = (unsigned)v;
+			break;
+		case 'a':
+			if (num(optarg, 1u << 30, &v) || v < 256)
+				goto bad;
+			cfg.aux_size = (size_t)v;
+			break;
+		case 'p':
+			if (num(optarg, 15, &v))
+				goto bad;
+			cfg.pd.psb_period_code = (unsigned)v;
+			break;
+		case 'k':
+			if (num(optarg, 1000, &v) || !v)
+				goto bad;
+			cfg.ticks_per_insn = (unsigned)v;
+			break;
+		case 'O':
+			if (pair(optarg, &cfg.ovf_every, &cfg.ovf_lose))
+				goto bad;
+			break;
+		case 'T':
+			if (pair(optarg, &cfg.truncate_every, &cfg.truncate_lose))
+				goto bad;
+			break;
+		case 'D':
+			if (num(optarg, 1u << 30, &v) || !v)
+				goto bad;
+			cfg.drop_every = (unsigned)v;
+			break;
+		case 'l':
+			if (num(optarg, 1u << 30, &v) || !v)
+				goto bad;
+			cfg.lost_every = (unsigned)v;
+			break;
+		case ':':
+			fprintf(stderr, "ptdecode-record: option '%s' needs an argument\n", argv[optind - 1]);
+			return 1;
+		default:
+			fprintf(stderr, "ptdecode-record: unknown option '%s'\n", argv[optind - 1]);
+			return 1;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "ptdecode-record: no program to run (ptdecode-record [OPTIONS] -- PROGRAM [ARGS])\n");
+		return 1;
+	}
+	if (strcmp(source, "qemu") && strcmp(source, "ptrace")) {
+		fprintf(stderr, "ptdecode-record: --source %s: qemu or ptrace\n", source);
+		return 1;
+	}
+	cfg.pt.psb_period = 2048ULL << cfg.pd.psb_period_code;
+	pos = (size_t)snprintf(cmdline, sizeof(cmdline), "ptdecode-record");
+	for (i = 1; i < argc && pos < sizeof(cmdline) - 1; i++)
+		pos += (size_t)snprintf(cmdline + pos, sizeof(cmdline) - pos, " %s", argv[i]);
+	cfg.pd.cmdline = cmdline;
+	if (truth) {
+		cfg.truth = fopen(truth, "w");
+		if (!cfg.truth) {
+			fprintf(stderr, "ptdecode-record: %s: %s\n", truth, strerror(errno));
+			return 2;
+		}
+	}
+	rc = ptd_recorder_new(&r, out, &cfg, &err);
+	if (!rc) {
+		const char *const *prog = (const char *const *)(argv + optind);
+
+		rc = !strcmp(source, "qemu") ? ptd_exec_qemu(prog, ptd_recorder_sink(r), &err)
+					     : ptd_exec_ptrace(prog, NULL, ptd_recorder_sink(r), &err);
+		if (rc && ptd_recorder_error(r)->code)
+			err = *ptd_recorder_error(r);
+		if (!rc)
+			rc = ptd_recorder_finish(r, &err);
+		else
+			ptd_recorder_finish(r, NULL);
+	}
+	if (cfg.truth && fclose(cfg.truth) && !rc)
+		rc = ptd_err_set(&err, PTD_E_IO, "%s: %s", truth, strerror(errno));
+	if (rc) {
+		fprintf(stderr, "ptdecode-record: %s\n", err.msg[0] ? err.msg : ptd_strerror(rc));
+		return 2;
+	}
+	if (!quiet)
+		fprintf(stderr, "ptdecode-record: wrote %s\n", out);
+	return 0;
+bad:
+	fprintf(stderr, "ptdecode-record: bad value '%s' for %s\n", optarg, argv[optind - 1]);
+	return 1;
+}

@@ -1,0 +1,511 @@
+#include "config.h"
+#include "tools/record/perfdata.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "formats/perf/abi.h"
+#include "formats/perf/recbuf.h"
+#include "formats/perf/writer.h"
+#include "tools/record/buildid.h"
+
+#define MAX_BUILDIDS 4096
+#define MAX_QUEUES 4096
+#define ID_PT 1000000ULL       /* sample ids: event base + queue index */
+#define ID_DUMMY 2000000ULL
+
+struct bid {
+	int32_t pid;
+	uint8_t size;
+	uint8_t id[20];
+	char *path;
+};
+
+struct ptd_pdw {
+	struct ptd_pdw_config cfg;
+	struct ptd_writer *w;
+	uint64_t st;                   /* sample_type of both events */
+	uint64_t *aux_head;            /* per queue: AUX buffer position */
+	int32_t *queue_tid;            /* per-thread mode: the thread of each queue */
+	unsigned nqueues;
+	uint64_t index[2 * 8192];      /* AUXTRACE index: offset, size */
+	unsigned nindex;
+	struct bid bids[MAX_BUILDIDS];
+	unsigned nbids;
+	uint32_t ncpus_seen;
+};
+
+uint64_t ptd_pdw_time(const struct ptd_pdw *w, uint64_t tsc)
+{
+	uint64_t quot = tsc >> w->cfg.time_shift;
+	uint64_t rem = tsc & ((1ULL << w->cfg.time_shift) - 1);
+
+	return w->cfg.time_zero + quot * w->cfg.time_mult +
+	       ((rem * w->cfg.time_mult) >> w->cfg.time_shift);
+}
+
+static int emit(struct ptd_pdw *w, struct ptd_recbuf *rb, struct ptd_err *err)
+{
+	size_t n = ptd_rb_finish(rb);
+
+	if (!n)
+		return ptd_err_set(err, PTD_E_LIMIT, "record larger than 64 KiB");
+	return ptd_writer_data(w->w, rb->buf, n, NULL, err);
+}
+
+/* which queue's ids a record on `cpu` for thread `tid` carries */
+static int queue_of(struct ptd_pdw *w, int cpu, int32_t tid)
+{
+	unsigned i;
+
+	if (!w->cfg.per_thread)
+		return cpu;
+	for (i = 0; i < w->nqueues; i++)
+		if (w->queue_tid[i] == tid)
+			return (int)i;
+	return 0;
+}
+
+static void trailer(struct ptd_pdw *w, struct ptd_recbuf *rb, uint64_t base, int cpu,
+		    uint64_t tsc, int32_t pid, int32_t tid)
+{
+	struct ptd_sample_id sid = {
+		.pid = (uint32_t)pid, .tid = (uint32_t)tid, .time = ptd_pdw_time(w, tsc),
+		.id = base + (uint64_t)queue_of(w, cpu, tid), .cpu = (uint32_t)cpu,
+	};
+
+	ptd_rb_sample_id(rb, w->st, &sid);
+}
+
+/* perf_event_attr as perf record sets it for the two events */
+static void make_attr(uint8_t a[128], const struct ptd_pdw *w, int pt)
+{
+	uint64_t v;
+	uint32_t u;
+	uint64_t flags = (1ULL << 0)   /* disabled */
+		| (1ULL << 1)          /* inherit */
+		| (1ULL << 5)          /* exclude_kernel */
+		| (1ULL << 6)          /* exclude_hv */
+		| (1ULL << 12)         /* enable_on_exec */
+		| (1ULL << 18)         /* sample_id_all */
+		| (1ULL << 20);        /* exclude_guest */
+
+	memset(a, 0, 128);
+	u = pt ? PTD_PT_PMU_TYPE : 1;
+	memcpy(a, &u, 4);
+	u = 128;
+	memcpy(a + 4, &u, 4);
+	v = pt ? (PTD_PT_CFG_PT | PTD_PT_CFG_TSC | PTD_PT_CFG_BRANCH |
+		  ((uint64_t)w->cfg.psb_period_code << PTD_PT_CFG_PSB_SHIFT) |
+		  (w->cfg.noretcomp ? PTD_PT_CFG_NORETCOMP : 0))
+	       : 9;   /* PERF_COUNT_SW_DUMMY */
+	memcpy(a + 8, &v, 8);
+	v = 1;                                          /* sample_period */
+	memcpy(a + 16, &v, 8);
+	memcpy(a + 24, &w->st, 8);
+	v = PTD_FORMAT_ID;
+	memcpy(a + 32, &v, 8);
+	if (!pt)      /* the tracking event: mmap, comm, task, mmap2, comm_exec, context_switch */
+		flags |= (1ULL << 8) | (1ULL << 9) | (1ULL << 13) | (1ULL << 23) | (1ULL << 24) |
+			 (w->cfg.per_thread ? 0 : (1ULL << 26));
+	memcpy(a + 40, &flags, 8);
+}
+
+int ptd_pdw_open(struct ptd_pdw **out, const char *path, const struct ptd_pdw_config *cfg,
+		 struct ptd_err *err)
+{
+	struct ptd_pdw *w = calloc(1, sizeof(*w));
+	struct ptd_recbuf rb;
+	uint8_t attr[128];
+	unsigned i;
+	int rc;
+
+	if (!w)
+		return ptd_err_set(err, PTD_E_NOMEM, "perf.data writer");
+	w->cfg = *cfg;
+	w->st = PTD_SAMPLE_IP | PTD_SAMPLE_TID | PTD_SAMPLE_TIME | PTD_SAMPLE_IDENTIFIER |
+		(cfg->per_thread ? 0 : PTD_SAMPLE_CPU);
+	w->aux_head = calloc(MAX_QUEUES, sizeof(*w->aux_head));
+	w->queue_tid = calloc(MAX_QUEUES, sizeof(*w->queue_tid));
+	if (!w->aux_head || !w->queue_tid) {
+		rc = ptd_err_set(err, PTD_E_NOMEM, "perf.data writer");
+		goto fail;
+	}
+	if ((rc = ptd_writer_open(&w->w, path, err)))
+		goto fail;
+	for (i = 0; i < 2; i++) {
+		make_attr(attr, w, i == 0);
+		if ((rc = ptd_writer_attr(w->w, attr, sizeof(attr), NULL, 0, err)))
+			goto fail;
+	}
+	if (!cfg->per_thread) {
+		for (i = 0; i < cfg->ncpus; i++)
+			if ((rc = ptd_writer_attr_id(w->w, 0, ID_PT + i, err)) ||
+			    (rc = ptd_writer_attr_id(w->w, 1, ID_DUMMY + i, err)))
+				goto fail;
+		w->nqueues = cfg->ncpus;
+	}
+
+	/* what perf record writes first: the trace configuration, then time conversion */
+	ptd_rb_start(&rb, PTD_REC_AUXTRACE_INFO, 0);
+	ptd_rb_u32(&rb, PTD_AUXTRACE_INTEL_PT);
+	ptd_rb_u32(&rb, 0);
+	ptd_rb_u64(&rb, PTD_PT_PMU_TYPE);
+	ptd_rb_u64(&rb, cfg->time_shift);
+	ptd_rb_u64(&rb, cfg->time_mult);
+	ptd_rb_u64(&rb, cfg->time_zero);
+	ptd_rb_u64(&rb, 1);                        /* cap_user_time_zero */
+	ptd_rb_u64(&rb, PTD_PT_CFG_TSC);
+	ptd_rb_u64(&rb, PTD_PT_CFG_NORETCOMP);
+	ptd_rb_u64(&rb, cfg->per_thread ? 0 : 3);  /* have_sched_switch: cpu-wide switch events */
+	ptd_rb_u64(&rb, cfg->snapshot ? 1 : 0);
+	ptd_rb_u64(&rb, cfg->per_thread ? 0 : 1);  /* per-cpu mmaps */
+	ptd_rb_u64(&rb, 1ULL << 9);                /* mtc bit */
+	ptd_rb_u64(&rb, 0xfULL << 14);             /* mtc_period bits */
+	ptd_rb_u64(&rb, 2);                        /* TSC:CTC ratio n */
+	ptd_rb_u64(&rb, 1);                        /* ... d */
+	ptd_rb_u64(&rb, 1ULL << 1);                /* cyc bit */
+	ptd_rb_u64(&rb, cfg->max_nonturbo_ratio);
+	ptd_rb_u64(&rb, 0);                        /* no address filter */
+	ptd_rb_u64(&rb, 0);                        /* event_trace */
+	if ((rc = emit(w, &rb, err)))
+		goto fail;
+	ptd_rb_start(&rb, PTD_REC_TIME_CONV, 0);
+	ptd_rb_u64(&rb, cfg->time_shift);
+	ptd_rb_u64(&rb, cfg->time_mult);
+	ptd_rb_u64(&rb, cfg->time_zero);
+	ptd_rb_u64(&rb, 0);                        /* time_cycles */
+	ptd_rb_u64(&rb, ~0ULL);                    /* time_mask */
+	ptd_rb_u8(&rb, 1);                         /* cap_user_time_zero */
+	ptd_rb_u8(&rb, 0);                         /* cap_user_time_short */
+	ptd_rb_pad8(&rb);
+	if ((rc = emit(w, &rb, err)))
+		goto fail;
+	*out = w;
+	return 0;
+fail:
+	ptd_writer_close(w->w, NULL);
+	free(w->aux_head);
+	free(w->queue_tid);
+	free(w);
+	return rc;
+}
+
+int ptd_pdw_thread_queue(struct ptd_pdw *w, int32_t tid, struct ptd_err *err)
+{
+	int rc;
+
+	if (w->nqueues == MAX_QUEUES)
+		return ptd_err_set(err, PTD_E_LIMIT, "more than %d threads", MAX_QUEUES);
+	w->queue_tid[w->nqueues] = tid;
+	if ((rc = ptd_writer_attr_id(w->w, 0, ID_PT + w->nqueues, err)) ||
+	    (rc = ptd_writer_attr_id(w->w, 1, ID_DUMMY + w->nqueues, err)))
+		return rc;
+	return (int)w->nqueues++;
+}
+
+int ptd_pdw_comm(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t tid,
+		 const char *comm, int exec, struct ptd_err *err)
+{
+	struct ptd_recbuf rb;
+	char name[16];
+
+	snprintf(name, sizeof(name), "%s", comm);   /* TASK_COMM_LEN */
+	ptd_rb_start(&rb, PTD_REC_COMM, exec ? PTD_MISC_COMM_EXEC : 0);
+	ptd_rb_u32(&rb, (uint32_t)pid);
+	ptd_rb_u32(&rb, (uint32_t)tid);
+	ptd_rb_str(&rb, name);
+	trailer(w, &rb, ID_DUMMY, cpu, tsc, pid, tid);
+	return emit(w, &rb, err);
+}
+
+static int add_buildid(struct ptd_pdw *w, int32_t pid, const char *path)
+{
+	struct bid *b;
+	unsigned i;
+
+	for (i = 0; i < w->nbids; i++)
+		if (!strcmp(w->bids[i].path, path))
+			return 0;
+	if (w->nbids == MAX_BUILDIDS || path[0] != '/')
+		return 0;
+	b = &w->bids[w->nbids];
+	b->size = (uint8_t)ptd_buildid_read(path, b->id);
+	if (!b->size)
+		return 0;
+	b->path = strdup(path);
+	if (!b->path)
+		return -PTD_E_NOMEM;
+	b->pid = pid;
+	w->nbids++;
+	return 0;
+}
+
+int ptd_pdw_mmap(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t tid,
+		 const struct ptd_xmap *m, struct ptd_err *err)
+{
+	struct ptd_recbuf rb;
+
+	if (add_buildid(w, pid, m->path))
+		return ptd_err_set(err, PTD_E_NOMEM, "build ids");
+	ptd_rb_start(&rb, PTD_REC_MMAP2, PTD_MISC_USER);
+	ptd_rb_u32(&rb, (uint32_t)pid);
+	ptd_rb_u32(&rb, (uint32_t)tid);
+	ptd_rb_u64(&rb, m->start);
+	ptd_rb_u64(&rb, m->len);
+	ptd_rb_u64(&rb, m->pgoff);
+	ptd_rb_u32(&rb, m->maj);
+	ptd_rb_u32(&rb, m->min);
+	ptd_rb_u64(&rb, m->ino);
+	ptd_rb_u64(&rb, 0);            /* ino_generation */
+	ptd_rb_u32(&rb, m->prot);
+	ptd_rb_u32(&rb, m->flags);
+	ptd_rb_str(&rb, m->path);
+	trailer(w, &rb, ID_DUMMY, cpu, tsc, pid, tid);
+	return emit(w, &rb, err);
+}
+
+int ptd_pdw_fork(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t ppid,
+		 int32_t tid, int32_t ptid, int exit, struct ptd_err *err)
+{
+	struct ptd_recbuf rb;
+
+	ptd_rb_start(&rb, exit ? PTD_REC_EXIT : PTD_REC_FORK, 0);
+	ptd_rb_u32(&rb, (uint32_t)pid);
+	ptd_rb_u32(&rb, (uint32_t)ppid);
+	ptd_rb_u32(&rb, (uint32_t)tid);
+	ptd_rb_u32(&rb, (uint32_t)ptid);
+	ptd_rb_u64(&rb, ptd_pdw_time(w, tsc));
+	trailer(w, &rb, ID_DUMMY, cpu, tsc, exit ? pid : ppid, exit ? tid : ptid);
+	return emit(w, &rb, err);
+}
+
+int ptd_pdw_itrace_start(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t tid,
+			 struct ptd_err *err)
+{
+	struct ptd_recbuf rb;
+
+	ptd_rb_start(&rb, PTD_REC_ITRACE_START, 0);
+	ptd_rb_u32(&rb, (uint32_t)pid);
+	ptd_rb_u32(&rb, (uint32_t)tid);
+	trailer(w, &rb, ID_PT, cpu, tsc, pid, tid);
+	return emit(w, &rb, err);
+}
+
+int ptd_pdw_switch(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t tid, int out,
+		   int preempt, int32_t np_pid, int32_t np_tid, struct ptd_err *err)
+{
+	struct ptd_recbuf rb;
+
+	ptd_rb_start(&rb, PTD_REC_SWITCH_CPU_WIDE,
+		     (uint16_t)((out ? PTD_MISC_SWITCH_OUT : 0) | (out && preempt ? PTD_MISC_SWITCH_OUT_PREEMPT : 0)));
+	ptd_rb_u32(&rb, (uint32_t)np_pid);
+	ptd_rb_u32(&rb, (uint32_t)np_tid);
+	trailer(w, &rb, ID_DUMMY, cpu, tsc, pid, tid);
+	return emit(w, &rb, err);
+}
+
+int ptd_pdw_lost(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t tid,
+		 uint64_t lost, struct ptd_err *err)
+{
+	struct ptd_recbuf rb;
+
+	ptd_rb_start(&rb, PTD_REC_LOST, 0);
+	ptd_rb_u64(&rb, ID_DUMMY + (uint64_t)queue_of(w, cpu, tid));
+	ptd_rb_u64(&rb, lost);
+	trailer(w, &rb, ID_DUMMY, cpu, tsc, pid, tid);
+	return emit(w, &rb, err);
+}
+
+int ptd_pdw_aux(struct ptd_pdw *w, int queue, int cpu, uint64_t tsc, int32_t pid, int32_t tid,
+		const uint8_t *data, size_t len, uint64_t flags, int drop, struct ptd_err *err)
+{
+	struct ptd_recbuf rb;
+	int rc;
+
+	if (queue < 0 || (unsigned)queue >= w->nqueues)
+		return ptd_err_set(err, PTD_E_INVAL, "no AUX queue %d", queue);
+	if (w->cfg.snapshot)
+		flags |= PTD_AUX_FLAG_OVERWRITE;
+	ptd_rb_start(&rb, PTD_REC_AUX, 0);
+	ptd_rb_u64(&rb, w->aux_head[queue]);
+	ptd_rb_u64(&rb, len);
+	ptd_rb_u64(&rb, flags);
+	trailer(w, &rb, ID_PT, cpu, tsc, pid, tid);
+	if ((rc = emit(w, &rb, err)))
+		return rc;
+	if (!drop && len) {
+		ptd_rb_start(&rb, PTD_REC_AUXTRACE, 0);
+		ptd_rb_u64(&rb, len);
+		ptd_rb_u64(&rb, w->aux_head[queue]);
+		ptd_rb_u64(&rb, tsc);                                  /* reference */
+		ptd_rb_u32(&rb, (uint32_t)queue);
+		ptd_rb_u32(&rb, (uint32_t)(w->cfg.per_thread ? tid : -1));
+		ptd_rb_u32(&rb, (uint32_t)(w->cfg.per_thread ? -1 : cpu));
+		ptd_rb_u32(&rb, 0);
+		if (w->nindex < sizeof(w->index) / 16) {
+			if ((rc = ptd_writer_data(w->w, rb.buf, ptd_rb_finish(&rb),
+						  &w->index[2 * w->nindex], err)))
+				return rc;
+			w->index[2 * w->nindex + 1] = PTD_AUXTRACE_REC_SIZE;   /* the record, as perf writes it */
+			w->nindex++;
+		} else if ((rc = emit(w, &rb, err))) {
+			return rc;
+		}
+		if ((rc = ptd_writer_data(w->w, data, len, NULL, err)))
+			return rc;
+	}
+	w->aux_head[queue] += len;
+	return 0;
+}
+
+int ptd_pdw_finished_round(struct ptd_pdw *w, struct ptd_err *err)
+{
+	struct ptd_recbuf rb;
+
+	ptd_rb_start(&rb, PTD_REC_FINISHED_ROUND, 0);
+	return emit(w, &rb, err);
+}
+
+/* ---- features --------------------------------------------------------- */
+
+struct fbuf {
+	uint8_t *p;
+	size_t len, cap;
+};
+
+static void fb_put(struct fbuf *b, const void *p, size_t n)
+{
+	if (b->len + n > b->cap) {
+		size_t ncap = b->cap ? b->cap * 2 : 256;
+		uint8_t *q;
+
+		while (ncap < b->len + n)
+			ncap *= 2;
+		q = realloc(b->p, ncap);
+		if (!q)
+			return;
+		b->p = q;
+		b->cap = ncap;
+	}
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+}
+
+/* perf's do_write_string: u32 length padded to 64, then the string */
+static void fb_string(struct fbuf *b, const char *s)
+{
+	static const uint8_t zero[64];
+	uint32_t len = (uint32_t)((strlen(s) + 1 + 63) & ~63u);
+
+	fb_put(b, &len, 4);
+	fb_put(b, s, strlen(s));
+	fb_put(b, zero, len - strlen(s));
+}
+
+static int feature(struct ptd_pdw *w, unsigned bit, struct fbuf *b, struct ptd_err *err)
+{
+	int rc = b->p ? ptd_writer_feature(w->w, bit, b->p, b->len, err)
+		      : ptd_err_set(err, PTD_E_NOMEM, "feature %u", bit);
+
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+	return rc;
+}
+
+static int write_features(struct ptd_pdw *w, struct ptd_err *err)
+{
+	struct fbuf b = { 0 };
+	struct utsname u;
+	uint32_t v32;
+	uint64_t v64;
+	unsigned i;
+	int rc;
+
+	if (uname(&u))
+		memset(&u, 0, sizeof(u));
+	fb_string(&b, u.nodename);
+	if ((rc = feature(w, PTD_FEAT_HOSTNAME, &b, err)))
+		return rc;
+	fb_string(&b, u.release);
+	if ((rc = feature(w, PTD_FEAT_OSRELEASE, &b, err)))
+		return rc;
+	fb_string(&b, "ptdecode-record " PACKAGE_VERSION);
+	if ((rc = feature(w, PTD_FEAT_VERSION, &b, err)))
+		return rc;
+	fb_string(&b, "x86_64");
+	if ((rc = feature(w, PTD_FEAT_ARCH, &b, err)))
+		return rc;
+	v32 = w->cfg.per_thread ? 1 : w->cfg.ncpus;
+	fb_put(&b, &v32, 4);
+	fb_put(&b, &v32, 4);
+	if ((rc = feature(w, PTD_FEAT_NRCPUS, &b, err)))
+		return rc;
+	/* an emulated Skylake server; perf and libipt pick errata by it */
+	fb_string(&b, "GenuineIntel,6,85,4");
+	if ((rc = feature(w, PTD_FEAT_CPUID, &b, err)))
+		return rc;
+	v32 = 1;
+	fb_put(&b, &v32, 4);
+	fb_string(&b, w->cfg.cmdline ? w->cfg.cmdline : "ptdecode-record");
+	if ((rc = feature(w, PTD_FEAT_CMDLINE, &b, err)))
+		return rc;
+	v32 = 2;
+	fb_put(&b, &v32, 4);
+	v32 = 1;
+	fb_put(&b, &v32, 4);
+	fb_string(&b, "software");
+	v32 = PTD_PT_PMU_TYPE;
+	fb_put(&b, &v32, 4);
+	fb_string(&b, "intel_pt");
+	if ((rc = feature(w, PTD_FEAT_PMU_MAPPINGS, &b, err)))
+		return rc;
+	/* BUILD_ID: records {header, pid, id[20] + size + pad, name padded to 64} */
+	for (i = 0; i < w->nbids; i++) {
+		static const uint8_t zero[64];
+		size_t name = (strlen(w->bids[i].path) + 1 + 63) & ~(size_t)63;
+		uint16_t misc = PTD_MISC_USER | PTD_MISC_BUILD_ID_SIZE;
+		uint16_t size = (uint16_t)(8 + 4 + 24 + name);
+		uint8_t id[24] = { 0 };
+
+		v32 = 0;
+		fb_put(&b, &v32, 4);
+		fb_put(&b, &misc, 2);
+		fb_put(&b, &size, 2);
+		fb_put(&b, &w->bids[i].pid, 4);
+		memcpy(id, w->bids[i].id, w->bids[i].size);
+		id[20] = w->bids[i].size;
+		fb_put(&b, id, 24);
+		fb_put(&b, w->bids[i].path, strlen(w->bids[i].path));
+		fb_put(&b, zero, name - strlen(w->bids[i].path));
+	}
+	if (w->nbids && (rc = feature(w, PTD_FEAT_BUILD_ID, &b, err)))
+		return rc;
+	v64 = w->nindex;
+	fb_put(&b, &v64, 8);
+	fb_put(&b, w->index, 16 * (size_t)w->nindex);
+	return feature(w, PTD_FEAT_AUXTRACE, &b, err);
+}
+
+int ptd_pdw_close(struct ptd_pdw *w, struct ptd_err *err)
+{
+	unsigned i;
+	int rc;
+
+	if (!w)
+		return 0;
+	rc = write_features(w, err);
+	if (!rc)
+		rc = ptd_writer_close(w->w, err);
+	else
+		ptd_writer_close(w->w, NULL);
+	for (i = 0; i < w->nbids; i++)
+		free(w->bids[i].path);
+	free(w->aux_head);
+	free(w->queue_tid);
+	free(w);
+	return rc;
+}

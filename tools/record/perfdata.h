@@ -1,0 +1,74 @@
+/* The perf.data file of an emulated `perf record -e intel_pt//u`: the
+ * attrs (intel_pt//u and the dummy:u tracking event), the records perf and
+ * the kernel would write, in time order, and the header features.
+ *
+ * Sample ids: per-CPU mode has one id per CPU and event, --per-thread one
+ * per thread and event (ids are made as threads appear). */
+#ifndef PTD_RECORD_PERFDATA_H
+#define PTD_RECORD_PERFDATA_H
+
+#include <stdint.h>
+
+#include "common/err.h"
+#include "tools/record/xev.h"
+
+#define PTD_PT_PMU_TYPE 8          /* intel_pt's PMU type on the emulated machine */
+
+/* intel_pt PMU config bits (the kernel's format/ directory) */
+#define PTD_PT_CFG_PT        (1ULL << 0)
+#define PTD_PT_CFG_TSC       (1ULL << 10)
+#define PTD_PT_CFG_NORETCOMP (1ULL << 11)
+#define PTD_PT_CFG_BRANCH    (1ULL << 13)
+#define PTD_PT_CFG_PSB_SHIFT 24
+
+struct ptd_pdw_config {
+	int per_thread;            /* --per-thread: queues per thread, cpu -1 */
+	unsigned ncpus;
+	int snapshot;              /* AUX records carry OVERWRITE */
+	int noretcomp;
+	unsigned psb_period_code;  /* PSB every 2 KiB << code */
+	uint8_t max_nonturbo_ratio;
+	/* TSC -> perf time (TIME_CONV and the AUXTRACE_INFO copy) */
+	uint16_t time_shift;
+	uint32_t time_mult;
+	uint64_t time_zero;
+	const char *cmdline;       /* for the CMDLINE feature */
+};
+
+struct ptd_pdw;
+
+int ptd_pdw_open(struct ptd_pdw **out, const char *path, const struct ptd_pdw_config *cfg,
+		 struct ptd_err *err);
+/* Write the features and the header; free.  NULL-safe. */
+int ptd_pdw_close(struct ptd_pdw *w, struct ptd_err *err);
+
+/* perf time of a TSC value */
+uint64_t ptd_pdw_time(const struct ptd_pdw *w, uint64_t tsc);
+
+/* Records.  `cpu` is the CPU the record was written on (ignored in
+ * per-thread mode), times are TSC values.  Each returns 0 or an error. */
+int ptd_pdw_comm(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t tid,
+		 const char *comm, int exec, struct ptd_err *err);
+int ptd_pdw_mmap(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t tid,
+		 const struct ptd_xmap *m, struct ptd_err *err);
+int ptd_pdw_fork(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t ppid,
+		 int32_t tid, int32_t ptid, int exit, struct ptd_err *err);
+int ptd_pdw_itrace_start(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t tid,
+			 struct ptd_err *err);
+/* SWITCH_CPU_WIDE: `out` with the incoming thread, or in with the outgoing one */
+int ptd_pdw_switch(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t tid, int out,
+		   int preempt, int32_t np_pid, int32_t np_tid, struct ptd_err *err);
+int ptd_pdw_lost(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t tid,
+		 uint64_t lost, struct ptd_err *err);
+/* One AUX buffer's worth of trace of queue `queue` (cpu, or thread index in
+ * per-thread mode): the AUX record (flags as given) and, unless `drop`, the
+ * AUXTRACE record with the bytes. */
+int ptd_pdw_aux(struct ptd_pdw *w, int queue, int cpu, uint64_t tsc, int32_t pid, int32_t tid,
+		const uint8_t *data, size_t len, uint64_t flags, int drop, struct ptd_err *err);
+int ptd_pdw_finished_round(struct ptd_pdw *w, struct ptd_err *err);
+
+/* Add the sample ids of a thread's events (per-thread mode); returns its
+ * queue index. */
+int ptd_pdw_thread_queue(struct ptd_pdw *w, int32_t tid, struct ptd_err *err);
+
+#endif

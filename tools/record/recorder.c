@@ -1,0 +1,458 @@
+#include "tools/record/recorder.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/vec.h"
+#include "formats/perf/abi.h"
+
+#define MAX_THREADS 4096
+
+struct rthread {
+	int32_t pid, tid;
+	int stream;              /* index into streams */
+	uint64_t ip;             /* next instruction */
+	uint64_t icount;         /* instructions retired */
+	int in_kernel;           /* after a syscall/async transfer: resumes at ip */
+	int ended;
+};
+
+struct stream {
+	struct ptd_ptenc *enc;
+	int queue;               /* AUX queue (cpu, or thread queue) */
+	int cpu;                 /* -1 in per-thread mode */
+	struct rthread *cur;     /* thread on it, NULL when idle */
+	int started;
+	uint64_t taken;          /* stream bytes already put in chunks */
+	uint64_t nchunks;
+	uint64_t nevents;        /* control transfers encoded */
+	unsigned lose;           /* control transfers still to lose */
+	int lose_resync;         /* lost by truncation: resync with PSB+, not OVF */
+	uint64_t lose_from;      /* icount where the loss began */
+	/* truth lines of the events whose packets go into the current chunk:
+	 * written when the chunk is cut, marked lost if it is dropped */
+	struct ptd_vec pending;  /* struct pline */
+};
+
+struct pline {
+	char text[192];
+	int is_x;                /* an X line (may become lost) */
+};
+
+struct ptd_recorder {
+	struct ptd_recorder_config cfg;
+	struct ptd_pdw *pd;
+	struct ptd_xsink sink;
+	struct ptd_err err;
+	uint64_t tsc;
+	struct rthread *threads[MAX_THREADS];
+	unsigned nthreads;
+	struct stream *streams;
+	unsigned nstreams;
+};
+
+static FILE *T(struct ptd_recorder *r) { return r->cfg.truth; }
+
+static struct rthread *thread(struct ptd_recorder *r, int32_t tid)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nthreads; i++)
+		if (r->threads[i]->tid == tid)
+			return r->threads[i];
+	return NULL;
+}
+
+static int cpu_of(const struct stream *s) { return s->cpu < 0 ? 0 : s->cpu; }
+
+/* a truth line about stream s, kept until its chunk is cut */
+static void note(struct ptd_recorder *r, struct stream *s, int is_x, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void note(struct ptd_recorder *r, struct stream *s, int is_x, const char *fmt, ...)
+{
+	struct pline *l;
+	va_list ap;
+
+	if (!T(r))
+		return;
+	l = ptd_vec_push(&s->pending);
+	if (!l) {
+		r->err.code = PTD_E_NOMEM;
+		return;
+	}
+	l->is_x = is_x;
+	va_start(ap, fmt);
+	vsnprintf(l->text, sizeof(l->text), fmt, ap);
+	va_end(ap);
+}
+
+static void write_pending(struct ptd_recorder *r, struct stream *s, int lost)
+{
+	size_t i;
+
+	for (i = 0; T(r) && i < s->pending.len; i++) {
+		const struct pline *l = ptd_vec_at(&s->pending, i);
+
+		fprintf(T(r), "%s%s\n", l->text, lost && l->is_x && !strstr(l->text, " lost") ? " lost" : "");
+	}
+	s->pending.len = 0;
+}
+
+/* Hand out the stream's bytes as one AUX chunk (with the chunk's faults). */
+static int chunk(struct ptd_recorder *r, struct stream *s, struct ptd_err *err)
+{
+	const uint8_t *p;
+	size_t len;
+	uint64_t flags = 0;
+	int drop, rc;
+	int32_t pid = s->cur ? s->cur->pid : 0, tid = s->cur ? s->cur->tid : 0;
+
+	/* the branches so far go into this chunk */
+	if ((rc = ptd_ptenc_flush(s->enc, err)))
+		return rc;
+	p = ptd_ptenc_data(s->enc, &len);
+	if (!len) {
+		write_pending(r, s, 0);
+		return 0;
+	}
+	s->nchunks++;
+	drop = r->cfg.drop_every && s->nchunks % r->cfg.drop_every == 0;
+	write_pending(r, s, drop);
+	if (r->cfg.truncate_every && s->nchunks % r->cfg.truncate_every == 0)
+		flags |= PTD_AUX_FLAG_TRUNCATED;
+	rc = ptd_pdw_aux(r->pd, s->queue, cpu_of(s), r->tsc, pid, tid, p, len, flags, drop, err);
+	if (rc)
+		return rc;
+	if (T(r))
+		fprintf(T(r), "K %d %" PRIu64 " %" PRIu64 " %#" PRIx64 " %s\n", s->queue, s->taken,
+			s->taken + len, flags, drop ? "dropped" : "kept");
+	s->taken += len;
+	ptd_ptenc_take(s->enc, len);
+	if ((rc = ptd_pdw_finished_round(r->pd, err)))
+		return rc;
+	if (r->cfg.lost_every && s->nchunks % r->cfg.lost_every == 0 &&
+	    (rc = ptd_pdw_lost(r->pd, cpu_of(s), r->tsc, pid, tid, 1, err)))
+		return rc;
+	if (flags & PTD_AUX_FLAG_TRUNCATED) {
+		/* the buffer filled up: trace stops until the driver restarts it */
+		s->lose = r->cfg.truncate_lose ? r->cfg.truncate_lose : 1;
+		s->lose_resync = 1;
+	} else if (drop) {
+		/* the next chunk must start where decoders can synchronize */
+		if (T(r) && s->cur)
+			fprintf(T(r), "R %d %d %#" PRIx64 "\n", s->queue, (int)s->cur->tid, s->cur->ip);
+		return ptd_ptenc_resync(s->enc, r->tsc, s->cur ? s->cur->ip : 0, err);
+	}
+	return 0;
+}
+
+static int maybe_chunk(struct ptd_recorder *r, struct stream *s, struct ptd_err *err)
+{
+	size_t len;
+
+	ptd_ptenc_data(s->enc, &len);
+	return len >= r->cfg.aux_size ? chunk(r, s, err) : 0;
+}
+
+/* Put thread t on its stream, switching out whatever runs there. */
+static int run(struct ptd_recorder *r, struct rthread *t, struct ptd_err *err)
+{
+	struct stream *s = &r->streams[t->stream];
+	struct rthread *old = s->cur;
+	int rc;
+
+	if (!s->started) {
+		s->started = 1;
+		if ((rc = ptd_ptenc_start(s->enc, r->tsc, err)) ||
+		    (rc = ptd_pdw_itrace_start(r->pd, cpu_of(s), r->tsc, t->pid, t->tid, err)))
+			return rc;
+		s->cur = t;
+	} else if (old != t) {
+		int preempt = old && !old->in_kernel && !old->ended;
+
+		if (preempt) {
+			if ((rc = ptd_ptenc_interrupt(s->enc, r->tsc, old->ip, err)))
+				return rc;
+			note(r, s, 0, "P %d %#" PRIx64, (int)old->tid, old->ip);
+			old->in_kernel = 1;
+			r->tsc += r->cfg.kernel_ticks;
+		}
+		if (s->cpu >= 0) {
+			int32_t opid = old ? old->pid : 0, otid = old ? old->tid : 0;
+
+			if ((rc = ptd_pdw_switch(r->pd, s->cpu, r->tsc, opid, otid, 1, preempt,
+						 t->pid, t->tid, err)))
+				return rc;
+			r->tsc += 1;
+			if ((rc = ptd_pdw_switch(r->pd, s->cpu, r->tsc, t->pid, t->tid, 0, 0,
+						 opid, otid, err)))
+				return rc;
+		}
+		s->cur = t;
+	}
+	if (t->in_kernel) {
+		r->tsc += 1;
+		if ((rc = ptd_ptenc_enable(s->enc, r->tsc, t->ip, err)))
+			return rc;
+		t->in_kernel = 0;
+	}
+	return 0;
+}
+
+static int on_thread_start(void *ctx, int32_t pid, int32_t tid, int32_t ppid, int32_t ptid,
+			   uint64_t ip)
+{
+	struct ptd_recorder *r = ctx;
+	struct rthread *t;
+	int q;
+
+	if (r->nthreads == MAX_THREADS || thread(r, tid))
+		return ptd_err_set(&r->err, PTD_E_LIMIT, "thread %d: too many threads or seen twice", (int)tid);
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return ptd_err_set(&r->err, PTD_E_NOMEM, "thread");
+	t->pid = pid;
+	t->tid = tid;
+	t->ip = ip;
+	t->in_kernel = 1;      /* it first runs when it first reports something */
+	r->threads[r->nthreads++] = t;
+	if (r->cfg.pd.per_thread) {
+		struct stream *ns = realloc(r->streams, (r->nstreams + 1) * sizeof(*ns));
+
+		if (!ns)
+			return ptd_err_set(&r->err, PTD_E_NOMEM, "stream");
+		r->streams = ns;
+		memset(&ns[r->nstreams], 0, sizeof(*ns));
+		q = ptd_pdw_thread_queue(r->pd, tid, &r->err);
+		if (q < 0)
+			return q;
+		ns[r->nstreams].queue = q;
+		ns[r->nstreams].cpu = -1;
+		ns[r->nstreams].pending.elsize = sizeof(struct pline);
+		if (ptd_ptenc_new(&ns[r->nstreams].enc, &r->cfg.pt, &r->err))
+			return -r->err.code;
+		t->stream = (int)r->nstreams++;
+	} else {
+		t->stream = (int)((r->nthreads - 1) % r->nstreams);
+	}
+	if (ppid && ptd_pdw_fork(r->pd, cpu_of(&r->streams[t->stream]), r->tsc, pid, ppid, tid, ptid, 0,
+				 &r->err))
+		return -r->err.code;
+	r->tsc += 1;
+	if (T(r))
+		fprintf(T(r), "S %d %d %d %d %#" PRIx64 "\n", r->streams[t->stream].queue,
+			r->streams[t->stream].cpu, (int)pid, (int)tid, ip);
+	return 0;
+}
+
+static int on_event(void *ctx, int32_t tid, const struct ptd_xev *ev)
+{
+	struct ptd_recorder *r = ctx;
+	struct rthread *t = thread(r, tid);
+	struct stream *s;
+	int lost = 0, rc;
+
+	if (!t)
+		return ptd_err_set(&r->err, PTD_E_INVAL, "event of unknown thread %d", (int)tid);
+	s = &r->streams[t->stream];
+	r->tsc += (ev->icount - t->icount) * r->cfg.ticks_per_insn;
+	if ((rc = run(r, t, &r->err)))
+		return rc;
+
+	/* faults: lose control transfers, then resume with OVF or PSB+ */
+	if (!s->lose && r->cfg.ovf_every && ev->cls <= PTD_X_RET &&
+	    ++s->nevents % r->cfg.ovf_every == 0) {
+		s->lose = r->cfg.ovf_lose ? r->cfg.ovf_lose : 1;
+		s->lose_resync = 0;
+		s->lose_from = t->icount;
+	}
+	if (s->lose && ev->cls > PTD_X_RET)
+		s->lose = 1;   /* end the loss before a transfer out of user mode */
+	if (s->lose) {
+		lost = ev->cls <= PTD_X_RET;
+		if (lost)
+			s->lose--;
+		if (!s->lose || !lost) {
+			uint64_t at = lost ? ev->to : ev->from;
+
+			rc = s->lose_resync ? ptd_ptenc_resync(s->enc, r->tsc, at, &r->err)
+					    : ptd_ptenc_overflow(s->enc, r->tsc, at, &r->err);
+			if (rc)
+				return rc;
+			note(r, s, 0, "O %d %d %#" PRIx64, s->queue, (int)tid, at);
+			s->lose = 0;
+		}
+	}
+	if (!lost && (rc = ptd_ptenc_branch(s->enc, r->tsc, ev, &r->err)))
+		return rc;
+	note(r, s, 1, "X %d %d %#" PRIx64 " %#" PRIx64 " %u %" PRIu64 " %d %" PRIu64 "%s",
+	     (int)tid, ev->cls, ev->from, ev->to, ev->taken, ev->icount, s->queue,
+	     ptd_ptenc_total(s->enc), lost ? " lost" : "");
+	t->ip = ev->to;
+	t->icount = ev->icount;
+	if (ev->cls == PTD_X_SYSCALL || ev->cls == PTD_X_ASYNC) {
+		t->in_kernel = 1;
+		r->tsc += r->cfg.kernel_ticks;
+	}
+	return maybe_chunk(r, s, &r->err);
+}
+
+static int on_thread_end(void *ctx, int32_t tid, uint64_t icount, uint64_t last_ip)
+{
+	struct ptd_recorder *r = ctx;
+	struct rthread *t = thread(r, tid);
+	struct stream *s;
+	int rc;
+
+	if (!t)
+		return ptd_err_set(&r->err, PTD_E_INVAL, "end of unknown thread %d", (int)tid);
+	s = &r->streams[t->stream];
+	if (icount > t->icount) {
+		/* the sources report a thread's last instruction, its exit
+		 * system call, only here: it is a syscall into the kernel */
+		struct ptd_xev ev = {
+			.cls = PTD_X_SYSCALL, .taken = 1, .insn_len = 2,
+			.from = last_ip - 2, .to = last_ip, .icount = icount,
+		};
+
+		if ((rc = on_event(r, tid, &ev)))
+			return rc;
+	}
+	t->icount = icount;
+	t->ended = 1;
+	r->tsc += r->cfg.kernel_ticks;
+	if ((rc = ptd_pdw_fork(r->pd, cpu_of(s), r->tsc, t->pid, t->pid, t->tid, t->tid, 1, &r->err)))
+		return rc;
+	if (s->cur == t && s->cpu >= 0) {
+		r->tsc += 1;
+		if ((rc = ptd_pdw_switch(r->pd, s->cpu, r->tsc, t->pid, t->tid, 1, 0, 0, 0, &r->err)))
+			return rc;
+		s->cur = NULL;
+	}
+	if (T(r))
+		fprintf(T(r), "E %d %" PRIu64 " %#" PRIx64 "\n", (int)tid, icount, last_ip);
+	return 0;
+}
+
+static int on_mmap(void *ctx, int32_t pid, int32_t tid, const struct ptd_xmap *m)
+{
+	struct ptd_recorder *r = ctx;
+	struct rthread *t = thread(r, tid);
+	int cpu = t ? cpu_of(&r->streams[t->stream]) : 0;
+
+	r->tsc += 1;
+	if (ptd_pdw_mmap(r->pd, cpu, r->tsc, pid, tid, m, &r->err))
+		return -r->err.code;
+	if (T(r))
+		fprintf(T(r), "M %d %#" PRIx64 " %#" PRIx64 " %#" PRIx64 " %s\n", (int)pid, m->start,
+			m->len, m->pgoff, m->path);
+	return 0;
+}
+
+static int on_comm(void *ctx, int32_t pid, int32_t tid, const char *comm)
+{
+	struct ptd_recorder *r = ctx;
+	struct rthread *t = thread(r, tid);
+	int cpu = t ? cpu_of(&r->streams[t->stream]) : 0;
+
+	r->tsc += 1;
+	if (ptd_pdw_comm(r->pd, cpu, r->tsc, pid, tid, comm, 1, &r->err))
+		return -r->err.code;
+	return 0;
+}
+
+int ptd_recorder_new(struct ptd_recorder **out, const char *path,
+		     const struct ptd_recorder_config *cfg, struct ptd_err *err)
+{
+	struct ptd_recorder *r = calloc(1, sizeof(*r));
+	unsigned i;
+	int rc;
+
+	if (!r)
+		return ptd_err_set(err, PTD_E_NOMEM, "recorder");
+	r->cfg = *cfg;
+	r->tsc = cfg->tsc_start;
+	if (!r->cfg.ticks_per_insn)
+		r->cfg.ticks_per_insn = 1;
+	if (!r->cfg.aux_size)
+		r->cfg.aux_size = 64 * 1024;
+	if ((rc = ptd_pdw_open(&r->pd, path, &cfg->pd, err)))
+		goto fail;
+	if (!cfg->pd.per_thread) {
+		if (!cfg->pd.ncpus || cfg->pd.ncpus > 256) {
+			rc = ptd_err_set(err, PTD_E_INVAL, "%u CPUs: 1 to 256", cfg->pd.ncpus);
+			goto fail;
+		}
+		r->streams = calloc(cfg->pd.ncpus, sizeof(*r->streams));
+		if (!r->streams) {
+			rc = ptd_err_set(err, PTD_E_NOMEM, "streams");
+			goto fail;
+		}
+		r->nstreams = cfg->pd.ncpus;
+		for (i = 0; i < r->nstreams; i++) {
+			r->streams[i].queue = (int)i;
+			r->streams[i].cpu = (int)i;
+			r->streams[i].pending.elsize = sizeof(struct pline);
+			if ((rc = ptd_ptenc_new(&r->streams[i].enc, &cfg->pt, err)))
+				goto fail;
+		}
+	}
+	r->sink.ctx = r;
+	r->sink.thread_start = on_thread_start;
+	r->sink.event = on_event;
+	r->sink.thread_end = on_thread_end;
+	r->sink.mmap = on_mmap;
+	r->sink.comm = on_comm;
+	if (T(r))
+		fprintf(T(r), "ptdecode-record truth 1\n");
+	*out = r;
+	return 0;
+fail:
+	ptd_recorder_finish(r, NULL);
+	return rc;
+}
+
+const struct ptd_xsink *ptd_recorder_sink(struct ptd_recorder *r) { return &r->sink; }
+const struct ptd_err *ptd_recorder_error(const struct ptd_recorder *r) { return &r->err; }
+
+int ptd_recorder_finish(struct ptd_recorder *r, struct ptd_err *err)
+{
+	unsigned i;
+	int rc = 0;
+
+	if (!r)
+		return 0;
+	for (i = 0; i < r->nstreams && err; i++) {
+		struct stream *s = &r->streams[i];
+
+		if (!s->started)
+			continue;
+		if (ptd_ptenc_enabled(s->enc) && s->cur)
+			rc = ptd_ptenc_interrupt(s->enc, r->tsc, s->cur->ip, err);
+		if (!rc)
+			rc = ptd_ptenc_flush(s->enc, err);
+		if (!rc)
+			rc = chunk(r, s, err);
+		if (rc)
+			break;
+	}
+	if (r->pd) {
+		if (!rc && err)
+			rc = ptd_pdw_close(r->pd, err);
+		else
+			ptd_pdw_close(r->pd, NULL);
+	}
+	for (i = 0; i < r->nstreams; i++) {
+		write_pending(r, &r->streams[i], 0);
+		ptd_vec_fini(&r->streams[i].pending);
+		ptd_ptenc_free(r->streams[i].enc);
+	}
+	for (i = 0; i < r->nthreads; i++)
+		free(r->threads[i]);
+	free(r->streams);
+	free(r);
+	return rc;
+}

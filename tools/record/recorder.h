@@ -1,0 +1,49 @@
+/* The emulated recording: takes what an execution source reports (xev.h),
+ * runs an emulated clock and scheduler (threads on emulated CPUs, or one
+ * trace per thread), feeds each trace stream's PT encoder, and writes the
+ * perf.data (perfdata.h) and the ground-truth log (truth format in
+ * doc/record.md). */
+#ifndef PTD_RECORD_RECORDER_H
+#define PTD_RECORD_RECORDER_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/err.h"
+#include "tools/record/perfdata.h"
+#include "tools/record/pt_enc.h"
+#include "tools/record/xev.h"
+
+struct ptd_recorder_config {
+	struct ptd_pdw_config pd;
+	struct ptd_ptenc_config pt;
+	size_t aux_size;            /* trace bytes per AUX chunk */
+	unsigned ticks_per_insn;    /* TSC ticks each instruction takes */
+	unsigned kernel_ticks;      /* TSC ticks spent in the kernel per syscall or interrupt */
+	uint64_t tsc_start;
+	uint64_t slice;             /* instructions a thread runs before it may be preempted */
+	/* fault injection (0: off) */
+	unsigned ovf_every;         /* an overflow after every N control transfers of a stream */
+	unsigned ovf_lose;          /* control transfers lost in each overflow */
+	unsigned truncate_every;    /* every Nth AUX chunk is TRUNCATED ... */
+	unsigned truncate_lose;     /* ... and this many control transfers after it are lost */
+	unsigned drop_every;        /* every Nth AUX chunk has no AUXTRACE payload */
+	unsigned lost_every;        /* a LOST record after every N chunks */
+	FILE *truth;                /* ground truth; NULL: none */
+};
+
+struct ptd_recorder;
+
+int ptd_recorder_new(struct ptd_recorder **out, const char *path,
+		     const struct ptd_recorder_config *cfg, struct ptd_err *err);
+
+/* The sink to hand to an execution source; valid while the recorder lives. */
+const struct ptd_xsink *ptd_recorder_sink(struct ptd_recorder *r);
+
+/* The error a sink callback failed with (sources return -code only). */
+const struct ptd_err *ptd_recorder_error(const struct ptd_recorder *r);
+
+/* Flush every stream, write the file's end; free.  NULL-safe. */
+int ptd_recorder_finish(struct ptd_recorder *r, struct ptd_err *err);
+
+#endif
