@@ -6,6 +6,7 @@
  * returns), faults, the exit system call and reused vCPU indexes.
  * Expected outputs are derived by hand from the code below. */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,28 +19,29 @@
 #define PID 100
 
 /* The program, at BASE. */
-static const struct { uint64_t at; const char *bytes; } code[] = {
-	{ 0x1000, "\x48\xff\xc8"                   /* dec %rax */
+#define C(at, s) { at, s, sizeof(s) - 1 }
+static const struct { uint64_t at; const char *bytes; size_t len; } code[] = {
+	C(0x1000, "\x48\xff\xc8"                   /* dec %rax */
 		  "\x75\xfb"                       /* 1003: jne 0x1000 */
-		  "\xc3" },                        /* 1005: ret */
-	{ 0x1100, "\x90"                           /* handler: nop */
-		  "\xc3" },                        /* 1101: ret */
-	{ 0x1200, "\x48\xc7\xc0\x0f\x00\x00\x00"   /* restorer: mov $15,%rax */
-		  "\x0f\x05" },                    /* 1207: syscall */
-	{ 0x1300, "\xba\x3c\x00\x00\x00"           /* mov $60,%edx */
+		  "\xc3"),                          /* 1005: ret */
+	C(0x1100, "\x90"                           /* handler: nop */
+		  "\xc3"),                          /* 1101: ret */
+	C(0x1200, "\x48\xc7\xc0\x0f\x00\x00\x00"   /* restorer: mov $15,%rax */
+		  "\x0f\x05"),                      /* 1207: syscall */
+	C(0x1300, "\xba\x3c\x00\x00\x00"           /* mov $60,%edx */
 		  "\x31\xff"                       /* 1305: xor %edi,%edi */
 		  "\x89\xd0"                       /* 1307: mov %edx,%eax */
 		  "\x0f\x05"                       /* 1309: syscall (exit) */
-		  "\xeb\xf8" },                    /* 130b: jmp 0x1305 */
-	{ 0x1500, "\x90"                           /* nop */
+		  "\xeb\xf8"),                      /* 130b: jmp 0x1305 */
+	C(0x1500, "\x90"                           /* nop */
 		  "\xf3\xaa"                       /* 1501: rep stos */
-		  "\xc3" },                        /* 1503: ret */
-	{ 0x1600, "\x90\x90\x90\x90\x90"           /* 5 nops */
-		  "\xc3" },                        /* 1605: ret */
-	{ 0x1700, "\x90"                           /* nop */
-		  "\x0f\x0b" },                    /* 1701: ud2 */
-	{ 0x1800, "\x0f\x05"                       /* syscall */
-		  "\xc3" },                        /* 1802: ret */
+		  "\xc3"),                          /* 1503: ret */
+	C(0x1600, "\x90\x90\x90\x90\x90"           /* 5 nops */
+		  "\xc3"),                          /* 1605: ret */
+	C(0x1700, "\x90"                           /* nop */
+		  "\x0f\x0b"),                      /* 1701: ud2 */
+	C(0x1800, "\x0f\x05"                       /* syscall */
+		  "\xc3"),                          /* 1802: ret */
 };
 
 static uint8_t image[0x1000];
@@ -143,11 +145,7 @@ static void script(const char *name, const char *const steps[], const char *want
 int main(void)
 {
 	for (size_t i = 0; i < sizeof(code) / sizeof(code[0]); i++)
-		memcpy(image + (code[i].at - BASE), code[i].bytes, strlen(code[i].bytes) +
-		       (code[i].at == 0x1200 ? 4 : 0) + (code[i].at == 0x1300 ? 2 : 0));
-	/* (strlen stops at the zero bytes of mov $15 and mov $60: copy them too) */
-	memcpy(image + 0x200, "\x48\xc7\xc0\x0f\x00\x00\x00\x0f\x05", 9);
-	memcpy(image + 0x300, "\xba\x3c\x00\x00\x00\x31\xff\x89\xd0\x0f\x05\xeb\xf8", 13);
+		memcpy(image + (code[i].at - BASE), code[i].bytes, code[i].len);
 
 	script("conditional outcomes from the next block",
 	       (const char *const[]){ "0:1000", "0:1000", "0:1000", "0:1005", NULL },
@@ -181,9 +179,9 @@ int main(void)
 	script("handler that never returns: the branch is guessed",
 	       (const char *const[]){ "0:1000", "SIG", "0:1100", NULL },
 	       "start 100 0 0 0x1000\n"
-	       "end 100 3 0x1101\n"
 	       "100 cond-nt 0x1003 0x1005 2\n"
-	       "100 async 0x1005 0x1100 2\n", 1);
+	       "100 async 0x1005 0x1100 2\n"
+	       "end 100 3 0x1101\n", 1);
 	script("Stopped execution: the block did not run",
 	       (const char *const[]){ "0:1000", "0:1000:77", "S:1000:77", "SIG", "0:1100", NULL },
 	       "start 100 0 0 0x1000\n"
