@@ -8,7 +8,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 command -v perf >/dev/null || { echo "perf is needed (apt-get install linux-perf)" >&2; exit 1; }
 mkdir -p "$top/testdata/expect"
 tab=$(printf '\t')
-for f in "$top"/testdata/perf/*.data "$top"/testdata/simpleperf-etm/*.data "$top"/testdata/synthetic/*.data; do
+for f in "$top"/testdata/perf/*.data "$top"/testdata/simpleperf-etm/*.data "$top"/testdata/synthetic/*.data "$top"/testdata/record/*.data; do
 	[ -f "$f" ] || continue
 	name=$(basename "$(dirname "$f")")_$(basename "$f" .data)
 	perf report --stats -i "$f" >"$top/testdata/expect/$name.stats" 2>/dev/null || true

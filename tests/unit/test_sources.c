@@ -258,7 +258,7 @@ static int record_both(const char *prog, struct result r[2])
 		record(&r[k], path, k == Q);
 		if (r[k].rc == -PTD_E_UNSUPPORTED && !r[k].evs.len) {
 			have[k] = 0;
-			snprintf(why_not[k], sizeof(why_not[k]), "%s", r[k].err.msg);
+			snprintf(why_not[k], sizeof(why_not[k]), "%.190s", r[k].err.msg);
 			continue;
 		}
 		ok(r[k].rc == 0, "%s runs %s", srcname[k], prog);

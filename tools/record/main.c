@@ -35,6 +35,8 @@ static void usage(FILE *f)
 	      "      --truncate N[:K]    every Nth AUX chunk TRUNCATED, K branches lost\n"
 	      "      --drop N            every Nth AUX chunk without its AUXTRACE data\n"
 	      "      --lost N            a LOST record after every N AUX chunks\n"
+	      "      --root DIR          record files under DIR by their path inside DIR\n"
+	      "                          (decode with perf script --symfs DIR)\n"
 	      "  -q, --quiet             no messages\n"
 	      "  -h, --help              this help\n"
 	      "\n"
@@ -87,6 +89,7 @@ int main(int argc, char **argv)
 		{ "truncate", required_argument, NULL, 'T' },
 		{ "drop", required_argument, NULL, 'D' },
 		{ "lost", required_argument, NULL, 'l' },
+		{ "root", required_argument, NULL, 'R' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -124,6 +127,7 @@ int main(int argc, char **argv)
 		case 'n': cfg.pd.noretcomp = cfg.pt.noretcomp = 1; break;
 		case 'L': cfg.pt.long_tnt = 1; break;
 		case 'q': quiet = 1; break;
+		case 'R': cfg.root = optarg; break;
 		case 'h': usage(stdout); return 0;
 		case 'c':
 			if (num(optarg, 256, &v) || !v)

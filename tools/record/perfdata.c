@@ -222,7 +222,7 @@ int ptd_pdw_comm(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t 
 	return emit(w, &rb, err);
 }
 
-static int add_buildid(struct ptd_pdw *w, int32_t pid, const char *path)
+static int add_buildid(struct ptd_pdw *w, int32_t pid, const char *path, const char *file)
 {
 	struct bid *b;
 	unsigned i;
@@ -233,7 +233,7 @@ static int add_buildid(struct ptd_pdw *w, int32_t pid, const char *path)
 	if (w->nbids == MAX_BUILDIDS || path[0] != '/')
 		return 0;
 	b = &w->bids[w->nbids];
-	b->size = (uint8_t)ptd_buildid_read(path, b->id);
+	b->size = (uint8_t)ptd_buildid_read(file, b->id);
 	if (!b->size)
 		return 0;
 	b->path = strdup(path);
@@ -245,11 +245,11 @@ static int add_buildid(struct ptd_pdw *w, int32_t pid, const char *path)
 }
 
 int ptd_pdw_mmap(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t tid,
-		 const struct ptd_xmap *m, struct ptd_err *err)
+		 const struct ptd_xmap *m, const char *file, struct ptd_err *err)
 {
 	struct ptd_recbuf rb;
 
-	if (add_buildid(w, pid, m->path))
+	if (add_buildid(w, pid, m->path, file ? file : m->path))
 		return ptd_err_set(err, PTD_E_NOMEM, "build ids");
 	ptd_rb_start(&rb, PTD_REC_MMAP2, PTD_MISC_USER);
 	ptd_rb_u32(&rb, (uint32_t)pid);

@@ -49,8 +49,10 @@ uint64_t ptd_pdw_time(const struct ptd_pdw *w, uint64_t tsc);
  * per-thread mode), times are TSC values.  Each returns 0 or an error. */
 int ptd_pdw_comm(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t tid,
 		 const char *comm, int exec, struct ptd_err *err);
+/* m->path is the name recorded; the build id is read from `file` (the
+ * same path when NULL) */
 int ptd_pdw_mmap(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t tid,
-		 const struct ptd_xmap *m, struct ptd_err *err);
+		 const struct ptd_xmap *m, const char *file, struct ptd_err *err);
 int ptd_pdw_fork(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t ppid,
 		 int32_t tid, int32_t ptid, int exit, struct ptd_err *err);
 int ptd_pdw_itrace_start(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t tid,

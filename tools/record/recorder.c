@@ -342,9 +342,14 @@ static int on_mmap(void *ctx, int32_t pid, int32_t tid, const struct ptd_xmap *m
 	struct ptd_recorder *r = ctx;
 	struct rthread *t = thread(r, tid);
 	int cpu = t ? cpu_of(&r->streams[t->stream]) : 0;
+	struct ptd_xmap rm = *m;
+	size_t n = r->cfg.root ? strlen(r->cfg.root) : 0;
 
+	/* a file under the root is recorded by its path inside the root */
+	if (n && !strncmp(m->path, r->cfg.root, n) && m->path[n] == '/')
+		rm.path = m->path + n;
 	r->tsc += 1;
-	if (ptd_pdw_mmap(r->pd, cpu, r->tsc, pid, tid, m, &r->err))
+	if (ptd_pdw_mmap(r->pd, cpu, r->tsc, pid, tid, &rm, m->path, &r->err))
 		return -r->err.code;
 	if (T(r))
 		fprintf(T(r), "M %d %#" PRIx64 " %#" PRIx64 " %#" PRIx64 " %s\n", (int)pid, m->start,

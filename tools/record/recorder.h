@@ -30,6 +30,8 @@ struct ptd_recorder_config {
 	unsigned drop_every;        /* every Nth AUX chunk has no AUXTRACE payload */
 	unsigned lost_every;        /* a LOST record after every N chunks */
 	FILE *truth;                /* ground truth; NULL: none */
+	const char *root;           /* record file names under this directory as if it
+	                               were / (so the files can move with the recording) */
 };
 
 struct ptd_recorder;
