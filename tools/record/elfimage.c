@@ -4,7 +4,6 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>

@@ -49,7 +49,9 @@ struct ptd_ptrace_opts {
 
 /* Run argv[0] with arguments argv (NULL-terminated) to completion under
  * ptrace, reporting to sink (every callback must be set).  opts may be
- * NULL.  Returns 0 (whatever the program's exit status), -PTD_E_UNSUPPORTED
+ * NULL.  It waits with waitpid(-1): the caller must have no other
+ * children running meanwhile (their statuses would be taken).
+ * max_insns stops at exactly that many instructions.  Returns 0 (whatever the program's exit status), -PTD_E_UNSUPPORTED
  * when ptrace is not permitted here, -PTD_E_IO when the program cannot be
  * started, or the negative return of a callback (the program is killed). */
 int ptd_exec_ptrace(const char *const argv[], const struct ptd_ptrace_opts *opts,

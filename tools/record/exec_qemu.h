@@ -13,6 +13,10 @@
  * in order of appearance (pid = qemu's, which the guest sees as its own);
  * a new thread's creator is reported as the main thread.
  *
+ * A thread that exits while others run is reported ended when its vCPU
+ * index is reused or at the end of the log (the log does not say when).
+ * max_insns stops at the end of the block that reaches it.
+ *
  * Limits: a program that forks has its children's blocks mixed into the
  * log (not supported); self-modifying code and code outside the
  * executable (JIT) are not supported (-PTD_E_NOTFOUND names the address).

@@ -30,6 +30,8 @@ static void usage(FILE *f)
 	      "      --psb-period N      PSB+ every 2 KiB << N bytes of trace (0-15, default 0)\n"
 	      "      --noretcomp         no return compression\n"
 	      "      --long-tnt          collect up to 47 branches per TNT packet\n"
+	      "      --mtc N             MTC packets every 2^N crystal clock ticks (0-15)\n"
+	      "      --cyc               CYC packets (cycle-accurate mode)\n"
 	      "      --ticks-per-insn N  emulated TSC ticks per instruction (default 2)\n"
 	      "      --inject-ovf N[:K]  an overflow after every N branches: K lost (default 8)\n"
 	      "      --truncate N[:K]    every Nth AUX chunk TRUNCATED, K branches lost\n"
@@ -84,6 +86,8 @@ int main(int argc, char **argv)
 		{ "psb-period", required_argument, NULL, 'p' },
 		{ "noretcomp", no_argument, NULL, 'n' },
 		{ "long-tnt", no_argument, NULL, 'L' },
+		{ "mtc", required_argument, NULL, 'M' },
+		{ "cyc", no_argument, NULL, 'C' },
 		{ "ticks-per-insn", required_argument, NULL, 'k' },
 		{ "inject-ovf", required_argument, NULL, 'O' },
 		{ "truncate", required_argument, NULL, 'T' },
@@ -111,6 +115,8 @@ int main(int argc, char **argv)
 	cfg.pd.time_mult = 1u << 30;
 	cfg.pd.time_zero = 1000000;
 	cfg.pt.cbr = 20;
+	cfg.pd.ctc_n = cfg.pt.ctc_n = 166;   /* a 24 MHz crystal: TSC = 83 x CTC */
+	cfg.pd.ctc_d = cfg.pt.ctc_d = 2;
 	cfg.aux_size = 65536;
 	cfg.ticks_per_insn = 2;
 	cfg.kernel_ticks = 2000;
@@ -126,6 +132,13 @@ int main(int argc, char **argv)
 		case 'S': cfg.pd.snapshot = 1; break;
 		case 'n': cfg.pd.noretcomp = cfg.pt.noretcomp = 1; break;
 		case 'L': cfg.pt.long_tnt = 1; break;
+		case 'C': cfg.pd.cyc = cfg.pt.cyc = 1; break;
+		case 'M':
+			if (num(optarg, 15, &v))
+				goto bad;
+			cfg.pd.mtc = cfg.pt.mtc = 1;
+			cfg.pd.mtc_period = cfg.pt.mtc_shift = (unsigned)v;
+			break;
 		case 'q': quiet = 1; break;
 		case 'R': cfg.root = optarg; break;
 		case 'h': usage(stdout); return 0;

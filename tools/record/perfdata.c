@@ -100,7 +100,9 @@ static void make_attr(uint8_t a[128], const struct ptd_pdw *w, int pt)
 	memcpy(a + 4, &u, 4);
 	v = pt ? (PTD_PT_CFG_PT | PTD_PT_CFG_TSC | PTD_PT_CFG_BRANCH |
 		  ((uint64_t)w->cfg.psb_period_code << PTD_PT_CFG_PSB_SHIFT) |
-		  (w->cfg.noretcomp ? PTD_PT_CFG_NORETCOMP : 0))
+		  (w->cfg.noretcomp ? PTD_PT_CFG_NORETCOMP : 0) |
+		  (w->cfg.mtc ? PTD_PT_CFG_MTC | ((uint64_t)w->cfg.mtc_period << PTD_PT_CFG_MTC_SHIFT) : 0) |
+		  (w->cfg.cyc ? PTD_PT_CFG_CYC : 0))
 	       : 9;   /* PERF_COUNT_SW_DUMMY */
 	memcpy(a + 8, &v, 8);
 	v = 1;                                          /* sample_period */
@@ -165,8 +167,8 @@ int ptd_pdw_open(struct ptd_pdw **out, const char *path, const struct ptd_pdw_co
 	ptd_rb_u64(&rb, cfg->per_thread ? 0 : 1);  /* per-cpu mmaps */
 	ptd_rb_u64(&rb, 1ULL << 9);                /* mtc bit */
 	ptd_rb_u64(&rb, 0xfULL << 14);             /* mtc_period bits */
-	ptd_rb_u64(&rb, 2);                        /* TSC:CTC ratio n */
-	ptd_rb_u64(&rb, 1);                        /* ... d */
+	ptd_rb_u64(&rb, cfg->ctc_n);               /* TSC:CTC ratio n */
+	ptd_rb_u64(&rb, cfg->ctc_d);               /* ... d */
 	ptd_rb_u64(&rb, 1ULL << 1);                /* cyc bit */
 	ptd_rb_u64(&rb, cfg->max_nonturbo_ratio);
 	ptd_rb_u64(&rb, 0);                        /* no address filter */

@@ -16,6 +16,9 @@
 
 /* intel_pt PMU config bits (the kernel's format/ directory) */
 #define PTD_PT_CFG_PT        (1ULL << 0)
+#define PTD_PT_CFG_CYC       (1ULL << 1)
+#define PTD_PT_CFG_MTC       (1ULL << 9)
+#define PTD_PT_CFG_MTC_SHIFT 14
 #define PTD_PT_CFG_TSC       (1ULL << 10)
 #define PTD_PT_CFG_NORETCOMP (1ULL << 11)
 #define PTD_PT_CFG_BRANCH    (1ULL << 13)
@@ -27,6 +30,10 @@ struct ptd_pdw_config {
 	int snapshot;              /* AUX records carry OVERWRITE */
 	int noretcomp;
 	unsigned psb_period_code;  /* PSB every 2 KiB << code */
+	int mtc;                   /* MTC packets ... */
+	unsigned mtc_period;       /* ... every 2^mtc_period crystal clock ticks */
+	int cyc;                   /* CYC packets */
+	uint32_t ctc_n, ctc_d;     /* TSC:CTC ratio (CPUID leaf 0x15) */
 	uint8_t max_nonturbo_ratio;
 	/* TSC -> perf time (TIME_CONV and the AUXTRACE_INFO copy) */
 	uint16_t time_shift;

@@ -29,7 +29,50 @@ struct ptd_ptenc {
 	/* libipt's: a ring of 64, popped by compressed RETs only */
 	uint64_t lstack[RETSTACK + 1];
 	unsigned ltop, lbottom;
+	uint64_t mtc_period;                  /* last MTC period index (ctc >> shift) */
+	int in_psb;                           /* between PSB and PSBEND */
+	uint64_t cyc_tsc;                     /* TSC of the last CYC */
 };
+
+static int put(struct ptd_ptenc *e, const struct pt_packet *p, struct ptd_err *err);
+
+static uint64_t ctc_of(const struct ptd_ptenc *e, uint64_t tsc)
+{
+	return (uint64_t)((unsigned __int128)tsc * e->cfg.ctc_d / e->cfg.ctc_n);
+}
+
+/* Timing packets due before something happens at e->tsc: an MTC for each
+ * crystal clock period that began since the last one (while tracing is
+ * on), and a CYC with the cycles since the last CYC. */
+static int timing(struct ptd_ptenc *e, struct ptd_err *err)
+{
+	struct pt_packet p;
+	int rc;
+
+	if (e->cfg.mtc && e->enabled) {
+		uint64_t now = ctc_of(e, e->tsc) >> e->cfg.mtc_shift;
+
+		/* one MTC per period; after a long pause only the last 255 */
+		if (now > e->mtc_period + 255)
+			e->mtc_period = now - 255;
+		while (e->mtc_period < now) {
+			e->mtc_period++;
+			memset(&p, 0, sizeof(p));
+			p.type = ppt_mtc;
+			p.payload.mtc.ctc = (uint8_t)e->mtc_period;
+			if ((rc = put(e, &p, err)))
+				return rc;
+		}
+	}
+	if (e->cfg.cyc && e->tsc > e->cyc_tsc) {
+		memset(&p, 0, sizeof(p));
+		p.type = ppt_cyc;
+		p.payload.cyc.value = e->tsc - e->cyc_tsc;
+		e->cyc_tsc = e->tsc;
+		return put(e, &p, err);
+	}
+	return 0;
+}
 
 static int put(struct ptd_ptenc *e, const struct pt_packet *p, struct ptd_err *err)
 {
@@ -92,7 +135,10 @@ static int ip_packet(struct ptd_ptenc *e, enum pt_packet_type t, uint64_t ip, in
 		     struct ptd_err *err)
 {
 	struct pt_packet p;
+	int rc;
 
+	if (!e->in_psb && (rc = timing(e, err)))
+		return rc;
 	memset(&p, 0, sizeof(p));
 	p.type = t;
 	if (suppressed) {
@@ -105,22 +151,40 @@ static int ip_packet(struct ptd_ptenc *e, enum pt_packet_type t, uint64_t ip, in
 	return put(e, &p, err);
 }
 
+/* TSC, then TMA when MTC is on: the crystal clock at that TSC and the TSC
+ * ticks since that clock last ticked */
 static int tsc_packet(struct ptd_ptenc *e, uint64_t tsc, struct ptd_err *err)
 {
 	struct pt_packet p;
+	uint64_t ctc;
+	int rc;
 
 	memset(&p, 0, sizeof(p));
 	p.type = ppt_tsc;
 	p.payload.tsc.tsc = tsc & ((1ULL << 56) - 1);
+	if ((rc = put(e, &p, err)))
+		return rc;
+	e->cyc_tsc = tsc;
+	if (!e->cfg.mtc)
+		return 0;
+	ctc = ctc_of(e, tsc);
+	e->mtc_period = ctc >> e->cfg.mtc_shift;
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_tma;
+	p.payload.tma.ctc = (uint16_t)ctc;
+	p.payload.tma.fc = (uint16_t)(tsc - (uint64_t)((unsigned __int128)ctc * e->cfg.ctc_n / e->cfg.ctc_d));
 	return put(e, &p, err);
 }
 
 static int flush_tnt(struct ptd_ptenc *e, struct ptd_err *err)
 {
 	struct pt_packet p;
+	int rc;
 
 	if (!e->tnt_bits)
 		return 0;
+	if ((rc = timing(e, err)))
+		return rc;
 	memset(&p, 0, sizeof(p));
 	p.type = e->tnt_bits <= 6 ? ppt_tnt_8 : ppt_tnt_64;
 	p.payload.tnt.bit_size = (uint8_t)e->tnt_bits;
@@ -186,6 +250,7 @@ static int psb_plus(struct ptd_ptenc *e, struct ptd_err *err)
 
 	if ((rc = flush_tnt(e, err)) || (rc = simple(e, ppt_psb, err)))
 		return rc;
+	e->in_psb = 1;
 	e->since_psb = 16;
 	e->last_ip = 0;
 	e->pdepth = 0;          /* perf clears its return stack at PSB */
@@ -204,6 +269,7 @@ static int psb_plus(struct ptd_ptenc *e, struct ptd_err *err)
 		return rc;
 	if (e->enabled && (rc = ip_packet(e, ppt_fup, e->ip, 0, err)))
 		return rc;
+	e->in_psb = 0;
 	return simple(e, ppt_psbend, err);
 }
 
@@ -229,6 +295,10 @@ int ptd_ptenc_new(struct ptd_ptenc **out, const struct ptd_ptenc_config *cfg, st
 		free(e);
 		return ptd_err_set(err, PTD_E_INVAL, "psb period %llu: a power of two of at least 256 bytes",
 				   (unsigned long long)cfg->psb_period);
+	}
+	if (e->cfg.mtc && (!e->cfg.ctc_n || !e->cfg.ctc_d || e->cfg.mtc_shift > 15)) {
+		free(e);
+		return ptd_err_set(err, PTD_E_INVAL, "MTC needs a TSC:CTC ratio and a period of 0-15");
 	}
 	pt_config_init(&pc);
 	pc.begin = e->win;

@@ -4,9 +4,11 @@
  * The caller reports what the traced code did, in order, with the emulated
  * TSC of each step; the encoder emits what the hardware would emit for
  * user-only tracing:
- *   - PSB+ (PSB, TSC, CBR, MODE.Exec, FUP when enabled, PSBEND) at the
- *     start and every psb_period bytes,
- *   - TSC and TIP.PGE when tracing resumes in user mode,
+ *   - PSB+ (PSB, TSC, TMA, CBR, MODE.Exec, FUP when enabled, PSBEND) at
+ *     the start and every psb_period bytes,
+ *   - TSC (+ TMA) and TIP.PGE when tracing resumes in user mode,
+ *   - MTC each time the selected crystal clock bit changes, and CYC with the
+ *     cycles elapsed, when asked,
  *   - TNT bits for conditional branches (short and long TNT),
  *   - TIP for indirect jumps, calls and uncompressed returns, with last-IP
  *     compression,
@@ -31,6 +33,11 @@ struct ptd_ptenc_config {
 	int noretcomp;          /* never compress returns */
 	uint8_t cbr;            /* core:bus ratio for CBR packets */
 	int long_tnt;           /* collect up to 47 bits in TNT-64 packets */
+	int mtc;                /* MTC packets, and TMA after each TSC */
+	unsigned mtc_shift;     /* an MTC each 2^mtc_shift crystal clock (CTC) ticks */
+	uint32_t ctc_n, ctc_d;  /* TSC ticks per CTC tick = ctc_n / ctc_d */
+	int cyc;                /* CYC packets: core cycles (= TSC ticks here) before
+	                           each packet that tells of execution */
 };
 
 struct ptd_ptenc;
