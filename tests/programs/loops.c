@@ -1,8 +1,8 @@
 /* Test program for the recorder's execution sources: loops.
  *
  * count_down() is one assembly loop with exactly two conditional branches:
- * `je` never taken (n times per call) and the closing `jnz` taken n-1
- * times and not taken once; tests count them.  nested() mixes taken and
+ * `je` (b.eq) never taken (n times per call) and the closing `jnz` (b.ne)
+ * taken n-1 times and not taken once; tests count them.  nested() mixes taken and
  * not-taken branches.  run() is what the tests compare between sources:
  * it calls nothing outside this file. */
 #include <stdio.h>
@@ -13,6 +13,16 @@ NOIPA long count_down(long n)
 {
 	long r = 0;
 
+#ifdef __aarch64__
+	__asm__ volatile("1:\n\t"
+			 "add %0, %0, %1\n\t"
+			 "cmn %1, #1\n\t"
+			 "b.eq 2f\n\t"
+			 "subs %1, %1, #1\n\t"
+			 "b.ne 1b\n"
+			 "2:"
+			 : "+r"(r), "+r"(n) : : "cc");
+#else
 	__asm__ volatile("1:\n\t"
 			 "add %1, %0\n\t"
 			 "cmp $-1, %1\n\t"
@@ -21,6 +31,7 @@ NOIPA long count_down(long n)
 			 "jnz 1b\n"
 			 "2:"
 			 : "+r"(r), "+r"(n) : : "cc");
+#endif
 	return r;
 }
 

@@ -5,8 +5,9 @@
  *   - raise(SIGUSR1): the handler runs when the mask is restored, on the
  *     way back from that system call;
  *   - SIGALRM from a 2 ms timer while blocked, taken in sigsuspend();
- *   - SIGILL from ud2 in do_trap(): an asynchronous transfer from the ud2
- *     (which does not retire) to on_ill, which siglongjmps out. */
+ *   - SIGILL from ud2 in do_trap() (udf on AArch64): an asynchronous
+ *     transfer from the ud2 (which does not retire) to on_ill, which
+ *     siglongjmps out. */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -39,7 +40,11 @@ NOIPA void on_ill(int s)
 
 NOIPA void do_trap(void)
 {
+#ifdef __aarch64__
+	__asm__ volatile("udf #0");   /* SIGILL; __builtin_trap() is brk: SIGTRAP */
+#else
 	__builtin_trap();
+#endif
 }
 
 NOIPA long run(void)

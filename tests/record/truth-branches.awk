@@ -19,9 +19,11 @@ $1 == "O" { delete held[$3]; start[$3] = hex($4); next }
 # through the PSB+ that follows: a new trace start only if the trace it saw
 # last had ended (at a syscall or an interrupt).
 $1 == "R" { delete held[$3]; if (!enabled[$3]) start[$3] = hex($4); next }
+# a decoder that starts at a snapshot's first PSB shows no trace start
+$1 == "Y" { delete held[$3]; delete start[$3]; enabled[$3] = 1; next }
 $1 == "X" {
 	tid = $2; cls = $3; from = hex($4); to = hex($5); taken = $6
-	if ($10 == "lost") { delete held[tid]; next }
+	if ($10 == "lost") { delete held[tid]; delete start[tid]; next }
 	if (tid in start) { out(tid, tid " 0 " start[tid]); delete start[tid] }
 	enabled[tid] = cls < 6
 	if (cls == 1 || cls == 2) { held[tid] = held[tid] tid " " from " " to "\n"; next }

@@ -25,8 +25,10 @@ static void usage(FILE *f)
 	      "                          (any program, native, slow); default qemu\n"
 	      "      --per-thread        one trace per thread (perf record --per-thread)\n"
 	      "      --cpus N            emulated CPUs in per-CPU mode (default 4)\n"
-	      "      --snapshot          AUX records flagged as snapshot (OVERWRITE)\n"
-	      "      --aux-size BYTES    trace bytes per AUX chunk (default 65536)\n"
+	      "      --snapshot BYTES    snapshot mode (perf record -S): an AUX buffer of\n"
+	      "                          BYTES saved every --aux-size bytes of trace\n"
+	      "      --aux-size BYTES    trace bytes per AUX chunk, or between snapshots\n"
+	      "                          (default 65536)\n"
 	      "      --psb-period N      PSB+ every 2 KiB << N bytes of trace (0-15, default 0)\n"
 	      "      --noretcomp         no return compression\n"
 	      "      --long-tnt          collect up to 47 branches per TNT packet\n"
@@ -81,7 +83,7 @@ int main(int argc, char **argv)
 		{ "source", required_argument, NULL, 's' },
 		{ "per-thread", no_argument, NULL, 'P' },
 		{ "cpus", required_argument, NULL, 'c' },
-		{ "snapshot", no_argument, NULL, 'S' },
+		{ "snapshot", required_argument, NULL, 'S' },
 		{ "aux-size", required_argument, NULL, 'a' },
 		{ "psb-period", required_argument, NULL, 'p' },
 		{ "noretcomp", no_argument, NULL, 'n' },
@@ -129,7 +131,12 @@ int main(int argc, char **argv)
 		case 't': truth = optarg; break;
 		case 's': source = optarg; break;
 		case 'P': cfg.pd.per_thread = 1; break;
-		case 'S': cfg.pd.snapshot = 1; break;
+		case 'S':
+			if (num(optarg, 1u << 30, &v) || v < 256)
+				goto bad;
+			cfg.pd.snapshot = 1;
+			cfg.snapshot_size = (size_t)v;
+			break;
 		case 'n': cfg.pd.noretcomp = cfg.pt.noretcomp = 1; break;
 		case 'L': cfg.pt.long_tnt = 1; break;
 		case 'C': cfg.pd.cyc = cfg.pt.cyc = 1; break;

@@ -28,7 +28,6 @@ struct ptd_pdw {
 	struct ptd_pdw_config cfg;
 	struct ptd_writer *w;
 	uint64_t st;                   /* sample_type of both events */
-	uint64_t *aux_head;            /* per queue: AUX buffer position */
 	int32_t *queue_tid;            /* per-thread mode: the thread of each queue */
 	unsigned nqueues;
 	uint64_t index[2 * 8192];      /* AUXTRACE index: offset, size */
@@ -130,9 +129,8 @@ int ptd_pdw_open(struct ptd_pdw **out, const char *path, const struct ptd_pdw_co
 	w->cfg = *cfg;
 	w->st = PTD_SAMPLE_IP | PTD_SAMPLE_TID | PTD_SAMPLE_TIME | PTD_SAMPLE_IDENTIFIER |
 		(cfg->per_thread ? 0 : PTD_SAMPLE_CPU);
-	w->aux_head = calloc(MAX_QUEUES, sizeof(*w->aux_head));
 	w->queue_tid = calloc(MAX_QUEUES, sizeof(*w->queue_tid));
-	if (!w->aux_head || !w->queue_tid) {
+	if (!w->queue_tid) {
 		rc = ptd_err_set(err, PTD_E_NOMEM, "perf.data writer");
 		goto fail;
 	}
@@ -190,7 +188,6 @@ int ptd_pdw_open(struct ptd_pdw **out, const char *path, const struct ptd_pdw_co
 	return 0;
 fail:
 	ptd_writer_close(w->w, NULL);
-	free(w->aux_head);
 	free(w->queue_tid);
 	free(w);
 	return rc;
@@ -323,7 +320,8 @@ int ptd_pdw_lost(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t 
 }
 
 int ptd_pdw_aux(struct ptd_pdw *w, int queue, int cpu, uint64_t tsc, int32_t pid, int32_t tid,
-		const uint8_t *data, size_t len, uint64_t flags, int drop, struct ptd_err *err)
+		uint64_t offset, const uint8_t *data, size_t len, uint64_t flags, int drop,
+		struct ptd_err *err)
 {
 	struct ptd_recbuf rb;
 	int rc;
@@ -333,7 +331,7 @@ int ptd_pdw_aux(struct ptd_pdw *w, int queue, int cpu, uint64_t tsc, int32_t pid
 	if (w->cfg.snapshot)
 		flags |= PTD_AUX_FLAG_OVERWRITE;
 	ptd_rb_start(&rb, PTD_REC_AUX, 0);
-	ptd_rb_u64(&rb, w->aux_head[queue]);
+	ptd_rb_u64(&rb, offset);
 	ptd_rb_u64(&rb, len);
 	ptd_rb_u64(&rb, flags);
 	trailer(w, &rb, ID_PT, cpu, tsc, pid, tid);
@@ -342,7 +340,7 @@ int ptd_pdw_aux(struct ptd_pdw *w, int queue, int cpu, uint64_t tsc, int32_t pid
 	if (!drop && len) {
 		ptd_rb_start(&rb, PTD_REC_AUXTRACE, 0);
 		ptd_rb_u64(&rb, len);
-		ptd_rb_u64(&rb, w->aux_head[queue]);
+		ptd_rb_u64(&rb, offset);
 		ptd_rb_u64(&rb, tsc);                                  /* reference */
 		ptd_rb_u32(&rb, (uint32_t)queue);
 		ptd_rb_u32(&rb, (uint32_t)(w->cfg.per_thread ? tid : -1));
@@ -360,7 +358,6 @@ int ptd_pdw_aux(struct ptd_pdw *w, int queue, int cpu, uint64_t tsc, int32_t pid
 		if ((rc = ptd_writer_data(w->w, data, len, NULL, err)))
 			return rc;
 	}
-	w->aux_head[queue] += len;
 	return 0;
 }
 
@@ -506,7 +503,6 @@ int ptd_pdw_close(struct ptd_pdw *w, struct ptd_err *err)
 		ptd_writer_close(w->w, NULL);
 	for (i = 0; i < w->nbids; i++)
 		free(w->bids[i].path);
-	free(w->aux_head);
 	free(w->queue_tid);
 	free(w);
 	return rc;

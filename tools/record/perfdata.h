@@ -69,11 +69,13 @@ int ptd_pdw_switch(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_
 		   int preempt, int32_t np_pid, int32_t np_tid, struct ptd_err *err);
 int ptd_pdw_lost(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t tid,
 		 uint64_t lost, struct ptd_err *err);
-/* One AUX buffer's worth of trace of queue `queue` (cpu, or thread index in
- * per-thread mode): the AUX record (flags as given) and, unless `drop`, the
- * AUXTRACE record with the bytes. */
+/* The trace bytes [offset, offset + len) of queue `queue` (cpu, or thread
+ * index in per-thread mode), offsets counting the stream's bytes: the AUX
+ * record (flags as given) and, unless `drop`, the AUXTRACE record with the
+ * bytes. */
 int ptd_pdw_aux(struct ptd_pdw *w, int queue, int cpu, uint64_t tsc, int32_t pid, int32_t tid,
-		const uint8_t *data, size_t len, uint64_t flags, int drop, struct ptd_err *err);
+		uint64_t offset, const uint8_t *data, size_t len, uint64_t flags, int drop,
+		struct ptd_err *err);
 int ptd_pdw_finished_round(struct ptd_pdw *w, struct ptd_err *err);
 
 /* Add the sample ids of a thread's events (per-thread mode); returns its

@@ -31,6 +31,8 @@ struct ptd_ptenc {
 	unsigned ltop, lbottom;
 	uint64_t mtc_period;                  /* last MTC period index (ctc >> shift) */
 	int in_psb;                           /* between PSB and PSBEND */
+	void (*psb_fn)(void *ctx, uint64_t offset, int enabled, uint64_t ip);
+	void *psb_ctx;
 	uint64_t cyc_tsc;                     /* TSC of the last CYC */
 };
 
@@ -248,7 +250,11 @@ static int psb_plus(struct ptd_ptenc *e, struct ptd_err *err)
 	struct pt_packet p;
 	int rc;
 
-	if ((rc = flush_tnt(e, err)) || (rc = simple(e, ppt_psb, err)))
+	if ((rc = flush_tnt(e, err)))
+		return rc;
+	if (e->psb_fn)
+		e->psb_fn(e->psb_ctx, e->total, e->enabled, e->ip);
+	if ((rc = simple(e, ppt_psb, err)))
 		return rc;
 	e->in_psb = 1;
 	e->since_psb = 16;
@@ -352,6 +358,10 @@ int ptd_ptenc_branch(struct ptd_ptenc *e, uint64_t tsc, const struct ptd_xev *ev
 	if (!e->enabled)
 		return ptd_err_set(err, PTD_E_INVAL, "PT encoder: branch at %#llx while disabled",
 				   (unsigned long long)ev->from);
+	/* a PSB+ due goes before this transfer's packets, at the boundary
+	 * after the previous one */
+	if ((rc = maybe_psb(e, err)))
+		return rc;
 	switch (ev->cls) {
 	case PTD_X_COND:
 		rc = tnt_bit(e, ev->taken, err);
@@ -392,8 +402,6 @@ int ptd_ptenc_branch(struct ptd_ptenc *e, uint64_t tsc, const struct ptd_xev *ev
 		return ptd_err_set(err, PTD_E_INVAL, "PT encoder: transfer class %d", ev->cls);
 	}
 	e->ip = ev->to;
-	if (!rc)
-		rc = maybe_psb(e, err);
 	return rc;
 }
 
@@ -439,6 +447,13 @@ int ptd_ptenc_resync(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, struct ptd_
 int ptd_ptenc_flush(struct ptd_ptenc *e, struct ptd_err *err)
 {
 	return flush_tnt(e, err);
+}
+
+void ptd_ptenc_on_psb(struct ptd_ptenc *e, void (*fn)(void *ctx, uint64_t offset, int enabled,
+						       uint64_t ip), void *ctx)
+{
+	e->psb_fn = fn;
+	e->psb_ctx = ctx;
 }
 
 int ptd_ptenc_enabled(const struct ptd_ptenc *e)

@@ -75,6 +75,11 @@ int ptd_ptenc_resync(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, struct ptd_
 /* Flush pending TNT bits (before the buffer is handed out at the end). */
 int ptd_ptenc_flush(struct ptd_ptenc *e, struct ptd_err *err);
 
+/* Call fn(ctx, offset, enabled, ip) for each PSB+, with the stream offset
+ * of its PSB and whether it carries FUP(ip). */
+void ptd_ptenc_on_psb(struct ptd_ptenc *e, void (*fn)(void *ctx, uint64_t offset, int enabled,
+						       uint64_t ip), void *ctx);
+
 /* Is packet generation enabled (between TIP.PGE and TIP.PGD)? */
 int ptd_ptenc_enabled(const struct ptd_ptenc *e);
 

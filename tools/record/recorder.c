@@ -7,6 +7,7 @@
 
 #include "common/vec.h"
 #include "formats/perf/abi.h"
+#include "tools/record/snapshot.h"
 
 #define MAX_THREADS 4096
 
@@ -34,11 +35,16 @@ struct stream {
 	/* truth lines of the events whose packets go into the current chunk:
 	 * written when the chunk is cut, marked lost if it is dropped */
 	struct ptd_vec pending;  /* struct pline */
+	struct ptd_snapring *ring;   /* snapshot mode */
+	uint64_t snap_end;       /* stream offset where the last snapshot ended */
+	uint64_t snap_psb;       /* ... and its last complete PSB+ (UINT64_MAX: none) */
+	struct ptd_recorder *rec;
 };
 
 struct pline {
 	char text[192];
 	int is_x;                /* an X line (may become lost) */
+	uint64_t end;            /* X: the stream's byte count after its packets */
 };
 
 struct ptd_recorder {
@@ -73,6 +79,7 @@ static void note(struct ptd_recorder *r, struct stream *s, int is_x, const char 
 
 static void note(struct ptd_recorder *r, struct stream *s, int is_x, const char *fmt, ...)
 {
+	uint64_t end = ptd_ptenc_total(s->enc);
 	struct pline *l;
 	va_list ap;
 
@@ -84,21 +91,86 @@ static void note(struct ptd_recorder *r, struct stream *s, int is_x, const char 
 		return;
 	}
 	l->is_x = is_x;
+	l->end = end;
 	va_start(ap, fmt);
 	vsnprintf(l->text, sizeof(l->text), fmt, ap);
 	va_end(ap);
 }
 
-static void write_pending(struct ptd_recorder *r, struct stream *s, int lost)
+/* write the held lines; X lines whose packets end at or before lost_upto
+ * (all of them when lost_upto is UINT64_MAX) are marked lost, and `resume`
+ * (if not NULL) is written where the lines that are not lost begin */
+static void write_pending_upto(struct ptd_recorder *r, struct stream *s, uint64_t lost_upto,
+			       const char *resume)
 {
 	size_t i;
 
 	for (i = 0; T(r) && i < s->pending.len; i++) {
 		const struct pline *l = ptd_vec_at(&s->pending, i);
+		int lost = l->is_x && (lost_upto == UINT64_MAX || l->end <= lost_upto);
 
-		fprintf(T(r), "%s%s\n", l->text, lost && l->is_x && !strstr(l->text, " lost") ? " lost" : "");
+		if (resume && l->is_x && !lost) {
+			fprintf(T(r), "%s\n", resume);
+			resume = NULL;
+		}
+		fprintf(T(r), "%s%s\n", l->text, lost && !strstr(l->text, " lost") ? " lost" : "");
 	}
+	if (T(r) && resume)
+		fprintf(T(r), "%s\n", resume);
 	s->pending.len = 0;
+}
+
+static void write_pending(struct ptd_recorder *r, struct stream *s, int lost)
+{
+	write_pending_upto(r, s, lost ? UINT64_MAX : 0, NULL);
+}
+
+static void on_psb(void *ctx, uint64_t offset, int enabled, uint64_t ip)
+{
+	struct stream *s = ctx;
+	struct ptd_snappsb p = { offset, enabled, ip, s->cur ? s->cur->tid : 0 };
+
+	if (s->ring && ptd_snapring_psb(s->ring, &p, &s->rec->err))
+		s->rec->err.code = PTD_E_NOMEM;
+}
+
+/* Snapshot mode: the new bytes go into the ring, and a snapshot saves what
+ * it holds.  perf joins a snapshot to the one before when it holds that
+ * one's last PSB+ (found by its TSC); otherwise decoding starts again at
+ * the snapshot's first PSB, and what came before that is lost. */
+#define PSB_TSC 24      /* PSB and TSC: enough of a PSB+ to match it by time */
+static int snapshot(struct ptd_recorder *r, struct stream *s, const uint8_t *p, size_t len,
+		    struct ptd_err *err)
+{
+	int32_t pid = s->cur ? s->cur->pid : 0, tid = s->cur ? s->cur->tid : 0;
+	const uint8_t *data;
+	uint64_t start;
+	size_t n;
+	int rc;
+
+	const struct ptd_snappsb *last;
+
+	ptd_snapring_append(s->ring, p, len);
+	data = ptd_snapring_contents(s->ring, &n, &start);
+	if (start == 0 || (s->snap_psb != UINT64_MAX && s->snap_psb >= start)) {
+		write_pending(r, s, 0);
+	} else {
+		const struct ptd_snappsb *psb = ptd_snapring_psb_at(s->ring, start);
+		char resume[64];
+
+		snprintf(resume, sizeof(resume), "Y %d %d %#" PRIx64, s->queue,
+			 psb ? (int)psb->tid : 0, psb ? psb->ip : 0);
+		write_pending_upto(r, s, psb ? psb->offset : UINT64_MAX,
+				   psb && psb->enabled ? resume : NULL);
+	}
+	rc = ptd_pdw_aux(r->pd, s->queue, cpu_of(s), r->tsc, pid, tid, start, data, n, 0, 0, err);
+	if (!rc && T(r))
+		fprintf(T(r), "K %d %" PRIu64 " %" PRIu64 " %#x kept\n", s->queue, start,
+			start + n, PTD_AUX_FLAG_OVERWRITE);
+	s->snap_end = start + n;
+	last = ptd_snapring_psb_before(s->ring, s->snap_end >= PSB_TSC ? s->snap_end - PSB_TSC : 0);
+	s->snap_psb = last && last->offset >= start ? last->offset : UINT64_MAX;
+	return rc;
 }
 
 /* Hand out the stream's bytes as one AUX chunk (with the chunk's faults). */
@@ -118,12 +190,19 @@ static int chunk(struct ptd_recorder *r, struct stream *s, struct ptd_err *err)
 		write_pending(r, s, 0);
 		return 0;
 	}
+	if (s->ring) {
+		rc = snapshot(r, s, p, len, err);
+		s->taken += len;
+		ptd_ptenc_take(s->enc, len);
+		return rc ? rc : ptd_pdw_finished_round(r->pd, err);
+	}
 	s->nchunks++;
 	drop = r->cfg.drop_every && s->nchunks % r->cfg.drop_every == 0;
 	write_pending(r, s, drop);
 	if (r->cfg.truncate_every && s->nchunks % r->cfg.truncate_every == 0)
 		flags |= PTD_AUX_FLAG_TRUNCATED;
-	rc = ptd_pdw_aux(r->pd, s->queue, cpu_of(s), r->tsc, pid, tid, p, len, flags, drop, err);
+	rc = ptd_pdw_aux(r->pd, s->queue, cpu_of(s), r->tsc, pid, tid, s->taken, p, len, flags, drop,
+			 err);
 	if (rc)
 		return rc;
 	if (T(r))
@@ -202,6 +281,20 @@ static int run(struct ptd_recorder *r, struct rthread *t, struct ptd_err *err)
 	return 0;
 }
 
+static int stream_init(struct ptd_recorder *r, struct stream *s, struct ptd_err *err)
+{
+	int rc;
+
+	s->rec = r;
+	s->pending.elsize = sizeof(struct pline);
+	if ((rc = ptd_ptenc_new(&s->enc, &r->cfg.pt, err)))
+		return rc;
+	ptd_ptenc_on_psb(s->enc, on_psb, s);
+	if (r->cfg.snapshot_size)
+		return ptd_snapring_new(&s->ring, r->cfg.snapshot_size, err);
+	return 0;
+}
+
 static int on_thread_start(void *ctx, int32_t pid, int32_t tid, int32_t ppid, int32_t ptid,
 			   uint64_t ip)
 {
@@ -231,10 +324,11 @@ static int on_thread_start(void *ctx, int32_t pid, int32_t tid, int32_t ppid, in
 			return q;
 		ns[r->nstreams].queue = q;
 		ns[r->nstreams].cpu = -1;
-		ns[r->nstreams].pending.elsize = sizeof(struct pline);
-		if (ptd_ptenc_new(&ns[r->nstreams].enc, &r->cfg.pt, &r->err))
+		if (stream_init(r, &ns[r->nstreams], &r->err))
 			return -r->err.code;
 		t->stream = (int)r->nstreams++;
+		for (q = 0; q < (int)r->nstreams; q++)   /* the array moved */
+			ptd_ptenc_on_psb(ns[q].enc, on_psb, &ns[q]);
 	} else {
 		t->stream = (int)((r->nthreads - 1) % r->nstreams);
 	}
@@ -248,12 +342,26 @@ static int on_thread_start(void *ctx, int32_t pid, int32_t tid, int32_t ppid, in
 	return 0;
 }
 
+/* after lost transfers: trace resumes at ip with OVF (or PSB+ after a
+ * truncation) */
+static int resume_trace(struct ptd_recorder *r, struct stream *s, int32_t tid, uint64_t ip)
+{
+	int rc = s->lose_resync ? ptd_ptenc_resync(s->enc, r->tsc, ip, &r->err)
+				: ptd_ptenc_overflow(s->enc, r->tsc, ip, &r->err);
+
+	if (rc)
+		return rc;
+	note(r, s, 0, "O %d %d %#" PRIx64, s->queue, (int)tid, ip);
+	s->lose = 0;
+	return 0;
+}
+
 static int on_event(void *ctx, int32_t tid, const struct ptd_xev *ev)
 {
 	struct ptd_recorder *r = ctx;
 	struct rthread *t = thread(r, tid);
 	struct stream *s;
-	int lost = 0, rc;
+	int lost = 0, resume = 0, rc;
 
 	if (!t)
 		return ptd_err_set(&r->err, PTD_E_INVAL, "event of unknown thread %d", (int)tid);
@@ -275,22 +383,20 @@ static int on_event(void *ctx, int32_t tid, const struct ptd_xev *ev)
 		lost = ev->cls <= PTD_X_RET;
 		if (lost)
 			s->lose--;
-		if (!s->lose || !lost) {
-			uint64_t at = lost ? ev->to : ev->from;
-
-			rc = s->lose_resync ? ptd_ptenc_resync(s->enc, r->tsc, at, &r->err)
-					    : ptd_ptenc_overflow(s->enc, r->tsc, at, &r->err);
-			if (rc)
-				return rc;
-			note(r, s, 0, "O %d %d %#" PRIx64, s->queue, (int)tid, at);
-			s->lose = 0;
-		}
+		if (!s->lose || !lost)
+			resume = 1;
 	}
+	/* the loss ends before a transfer out of user mode, or after the last
+	 * lost transfer; the truth lists it where it happens */
+	if (resume && !lost && (rc = resume_trace(r, s, tid, ev->from)))
+		return rc;
 	if (!lost && (rc = ptd_ptenc_branch(s->enc, r->tsc, ev, &r->err)))
 		return rc;
 	note(r, s, 1, "X %d %d %#" PRIx64 " %#" PRIx64 " %u %" PRIu64 " %d %" PRIu64 "%s",
 	     (int)tid, ev->cls, ev->from, ev->to, ev->taken, ev->icount, s->queue,
 	     ptd_ptenc_total(s->enc), lost ? " lost" : "");
+	if (resume && lost && (rc = resume_trace(r, s, tid, ev->to)))
+		return rc;
 	t->ip = ev->to;
 	t->icount = ev->icount;
 	if (ev->cls == PTD_X_SYSCALL || ev->cls == PTD_X_ASYNC) {
@@ -400,8 +506,7 @@ int ptd_recorder_new(struct ptd_recorder **out, const char *path,
 		for (i = 0; i < r->nstreams; i++) {
 			r->streams[i].queue = (int)i;
 			r->streams[i].cpu = (int)i;
-			r->streams[i].pending.elsize = sizeof(struct pline);
-			if ((rc = ptd_ptenc_new(&r->streams[i].enc, &cfg->pt, err)))
+			if ((rc = stream_init(r, &r->streams[i], err)))
 				goto fail;
 		}
 	}
@@ -454,6 +559,7 @@ int ptd_recorder_finish(struct ptd_recorder *r, struct ptd_err *err)
 		write_pending(r, &r->streams[i], 0);
 		ptd_vec_fini(&r->streams[i].pending);
 		ptd_ptenc_free(r->streams[i].enc);
+		ptd_snapring_free(r->streams[i].ring);
 	}
 	for (i = 0; i < r->nthreads; i++)
 		free(r->threads[i]);

@@ -17,7 +17,9 @@
 struct ptd_recorder_config {
 	struct ptd_pdw_config pd;
 	struct ptd_ptenc_config pt;
-	size_t aux_size;            /* trace bytes per AUX chunk */
+	size_t aux_size;            /* trace bytes per AUX chunk (snapshot mode: between
+	                               snapshots) */
+	size_t snapshot_size;       /* snapshot mode: AUX buffer bytes each snapshot saves */
 	unsigned ticks_per_insn;    /* TSC ticks each instruction takes */
 	unsigned kernel_ticks;      /* TSC ticks spent in the kernel per syscall or interrupt */
 	uint64_t tsc_start;
