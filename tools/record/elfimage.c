@@ -26,6 +26,7 @@ struct ptd_elfimage {
 	size_t size;
 	uint64_t entry;
 	unsigned type;
+	unsigned machine;       /* EM_X86_64 or EM_AARCH64 */
 	int interp;
 	struct seg segs[MAX_SEGS];
 	size_t nsegs;
@@ -82,8 +83,9 @@ static int parse(struct ptd_elfimage *img, const struct stat *st, struct ptd_err
 
 	memcpy(&eh, img->data, sizeof(eh));
 	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_machine != EM_X86_64)
-		return ptd_err_set(err, PTD_E_FORMAT, "%s: not an ELF64 x86-64 little-endian file", img->path);
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB || (eh.e_machine != EM_X86_64 && eh.e_machine != EM_AARCH64))
+		return ptd_err_set(err, PTD_E_FORMAT, "%s: not an ELF64 little-endian x86-64 or AArch64 file",
+				   img->path);
 	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)
 		return ptd_err_set(err, PTD_E_FORMAT, "%s: ELF type %u is not an executable", img->path, eh.e_type);
 	if (eh.e_phentsize != sizeof(Elf64_Phdr) ||
@@ -91,6 +93,7 @@ static int parse(struct ptd_elfimage *img, const struct stat *st, struct ptd_err
 		return ptd_err_set(err, PTD_E_FORMAT, "%s: program headers outside the file", img->path);
 	img->entry = eh.e_entry;
 	img->type = eh.e_type;
+	img->machine = eh.e_machine;
 	for (unsigned i = 0; i < eh.e_phnum; i++) {
 		Elf64_Phdr ph;
 		struct seg *s;
@@ -221,6 +224,11 @@ uint64_t ptd_elfimage_entry(const struct ptd_elfimage *img)
 unsigned ptd_elfimage_type(const struct ptd_elfimage *img)
 {
 	return img->type;
+}
+
+unsigned ptd_elfimage_machine(const struct ptd_elfimage *img)
+{
+	return img->machine;
 }
 
 int ptd_elfimage_has_interp(const struct ptd_elfimage *img)

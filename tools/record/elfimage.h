@@ -1,7 +1,7 @@
-/* The code of an ELF64 x86-64 executable by virtual address, as its
- * PT_LOAD segments place it, and its executable segments as the mappings
- * the kernel would create (struct ptd_xmap).  Used by the qemu source for
- * static executables, whose guest addresses are the ELF's.
+/* The code of an ELF64 x86-64 or AArch64 executable by virtual address,
+ * as its PT_LOAD segments place it, and its executable segments as the
+ * mappings the kernel would create (struct ptd_xmap).  Used by the qemu
+ * source for static executables, whose guest addresses are the ELF's.
  *
  * The file is read whole into memory; every header, offset and size is
  * checked against the file size. */
@@ -18,7 +18,8 @@ struct ptd_elfimage;
 
 /* Open path (made absolute with realpath).  Returns 0 and *out (owned by
  * the caller, free with ptd_elfimage_free), or -PTD_E_IO (cannot read),
- * -PTD_E_FORMAT (not a well-formed ELF64 little-endian x86-64 file),
+ * -PTD_E_FORMAT (not a well-formed ELF64 little-endian x86-64 or AArch64
+ * file),
  * -PTD_E_NOMEM. */
 int ptd_elfimage_open(struct ptd_elfimage **out, const char *path, struct ptd_err *err);
 void ptd_elfimage_free(struct ptd_elfimage *img);
@@ -37,11 +38,13 @@ long ptd_elfimage_read_code(void *ctx, uint64_t addr, uint8_t *buf, size_t len);
 size_t ptd_elfimage_nmaps(const struct ptd_elfimage *img);
 const struct ptd_xmap *ptd_elfimage_map(const struct ptd_elfimage *img, size_t i);
 
-/* Absolute path, entry point, e_type (ET_EXEC, ET_DYN), and whether it
- * has a PT_INTERP (a dynamically linked program). */
+/* Absolute path, entry point, e_type (ET_EXEC, ET_DYN), e_machine
+ * (EM_X86_64, EM_AARCH64), and whether it has a PT_INTERP (a dynamically
+ * linked program). */
 const char *ptd_elfimage_path(const struct ptd_elfimage *img);
 uint64_t ptd_elfimage_entry(const struct ptd_elfimage *img);
 unsigned ptd_elfimage_type(const struct ptd_elfimage *img);
+unsigned ptd_elfimage_machine(const struct ptd_elfimage *img);
 int ptd_elfimage_has_interp(const struct ptd_elfimage *img);
 
 /* Look up a symbol (function or object) by name in .symtab, else

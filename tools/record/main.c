@@ -39,6 +39,7 @@ static void usage(FILE *f)
 	      "      --truncate N[:K]    every Nth AUX chunk TRUNCATED, K branches lost\n"
 	      "      --drop N            every Nth AUX chunk without its AUXTRACE data\n"
 	      "      --lost N            a LOST record after every N AUX chunks\n"
+	      "      --buildid-mmap      MMAP2 records with build ids (perf record --buildid-mmap)\n"
 	      "      --root DIR          record files under DIR by their path inside DIR\n"
 	      "                          (decode with perf script --symfs DIR)\n"
 	      "  -q, --quiet             no messages\n"
@@ -96,6 +97,7 @@ int main(int argc, char **argv)
 		{ "drop", required_argument, NULL, 'D' },
 		{ "lost", required_argument, NULL, 'l' },
 		{ "root", required_argument, NULL, 'R' },
+		{ "buildid-mmap", no_argument, NULL, 'B' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -148,6 +150,7 @@ int main(int argc, char **argv)
 			break;
 		case 'q': quiet = 1; break;
 		case 'R': cfg.root = optarg; break;
+		case 'B': cfg.pd.buildid_mmap = 1; break;
 		case 'h': usage(stdout); return 0;
 		case 'c':
 			if (num(optarg, 256, &v) || !v)

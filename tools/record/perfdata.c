@@ -243,23 +243,47 @@ static int add_buildid(struct ptd_pdw *w, int32_t pid, const char *path, const c
 	return 0;
 }
 
+static const struct bid *find_buildid(const struct ptd_pdw *w, const char *path)
+{
+	unsigned i;
+
+	for (i = 0; i < w->nbids; i++)
+		if (!strcmp(w->bids[i].path, path))
+			return &w->bids[i];
+	return NULL;
+}
+
 int ptd_pdw_mmap(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t tid,
 		 const struct ptd_xmap *m, const char *file, struct ptd_err *err)
 {
 	struct ptd_recbuf rb;
 
+	const struct bid *b;
+
 	if (add_buildid(w, pid, m->path, file ? file : m->path))
 		return ptd_err_set(err, PTD_E_NOMEM, "build ids");
-	ptd_rb_start(&rb, PTD_REC_MMAP2, PTD_MISC_USER);
+	b = find_buildid(w, m->path);
+	ptd_rb_start(&rb, PTD_REC_MMAP2, (uint16_t)(PTD_MISC_USER |
+		     (w->cfg.buildid_mmap && b ? PTD_MISC_MMAP_BUILD_ID : 0)));
 	ptd_rb_u32(&rb, (uint32_t)pid);
 	ptd_rb_u32(&rb, (uint32_t)tid);
 	ptd_rb_u64(&rb, m->start);
 	ptd_rb_u64(&rb, m->len);
 	ptd_rb_u64(&rb, m->pgoff);
-	ptd_rb_u32(&rb, m->maj);
-	ptd_rb_u32(&rb, m->min);
-	ptd_rb_u64(&rb, m->ino);
-	ptd_rb_u64(&rb, 0);            /* ino_generation */
+	if (w->cfg.buildid_mmap && b) {
+		uint8_t id[20] = { 0 };
+
+		ptd_rb_u8(&rb, b->size);
+		ptd_rb_u8(&rb, 0);
+		ptd_rb_u16(&rb, 0);
+		memcpy(id, b->id, b->size);
+		ptd_rb_bytes(&rb, id, 20);
+	} else {
+		ptd_rb_u32(&rb, m->maj);
+		ptd_rb_u32(&rb, m->min);
+		ptd_rb_u64(&rb, m->ino);
+		ptd_rb_u64(&rb, 0);    /* ino_generation */
+	}
 	ptd_rb_u32(&rb, m->prot);
 	ptd_rb_u32(&rb, m->flags);
 	ptd_rb_str(&rb, m->path);

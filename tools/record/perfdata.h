@@ -34,6 +34,7 @@ struct ptd_pdw_config {
 	unsigned mtc_period;       /* ... every 2^mtc_period crystal clock ticks */
 	int cyc;                   /* CYC packets */
 	uint32_t ctc_n, ctc_d;     /* TSC:CTC ratio (CPUID leaf 0x15) */
+	int buildid_mmap;          /* MMAP2 records carry build ids (perf record --buildid-mmap) */
 	uint8_t max_nonturbo_ratio;
 	/* TSC -> perf time (TIME_CONV and the AUXTRACE_INFO copy) */
 	uint16_t time_shift;
