@@ -35,5 +35,17 @@ for variant in plain asan; do
 	echo "$variant: $p passed, $f failed, $s skipped" >&2
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 done
+# the fuzz harnesses, each for a bounded time under ASan and UBSan
+echo "== fuzz (${FUZZ_SECONDS:-60} s per harness)" >&2
+if command -v clang >/dev/null 2>&1; then
+	if sh "$top/tools/fuzz.sh" "${FUZZ_SECONDS:-60}" "$top/build-fuzz"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+	fi
+else
+	echo "fuzz: clang not installed" >&2
+	skip=$((skip + 1))
+fi
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]

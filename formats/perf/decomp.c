@@ -53,7 +53,8 @@ int ptd_decomp_feed(struct ptd_decomp *d, const uint8_t *p, size_t len, struct p
 		d->in = n;
 		d->in_cap = len;
 	}
-	memcpy(d->in, p, len);
+	if (len)
+		memcpy(d->in, p, len);
 	d->in_len = len;
 	d->in_pos = 0;
 	return 0;

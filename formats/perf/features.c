@@ -8,18 +8,36 @@
 
 #define MAX_STRINGS (1u << 20)
 
+static void free_cmdline(struct ptd_features *f)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->nr_cmdline; i++)
+		free(f->cmdline[i]);
+	free(f->cmdline);
+	f->cmdline = NULL;
+	f->nr_cmdline = 0;
+}
+
+static void free_pmus(struct ptd_features *f)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->nr_pmus; i++)
+		free(f->pmus[i].name);
+	free(f->pmus);
+	f->pmus = NULL;
+	f->nr_pmus = 0;
+}
+
 void ptd_features_fini(struct ptd_features *f)
 {
 	size_t i;
 
 	free(f->hostname); free(f->osrelease); free(f->version);
 	free(f->arch); free(f->cpudesc); free(f->cpuid);
-	for (i = 0; i < f->nr_cmdline; i++)
-		free(f->cmdline[i]);
-	free(f->cmdline);
-	for (i = 0; i < f->nr_pmus; i++)
-		free(f->pmus[i].name);
-	free(f->pmus);
+	free_cmdline(f);
+	free_pmus(f);
 	for (i = 0; i < f->nr_buildids; i++)
 		free(f->buildids[i].filename);
 	free(f->buildids);
@@ -54,10 +72,12 @@ static int parse_string(char **dst, struct ptd_cursor *c)
 	return *dst ? 0 : -1;
 }
 
+/* a feature given again (pipe mode can) replaces the earlier one */
 static int parse_cmdline(struct ptd_features *f, struct ptd_cursor *c)
 {
 	uint32_t nr = ptd_cur_u32(c), i;
 
+	free_cmdline(f);
 	if (c->bad || nr > MAX_STRINGS || nr > ptd_cur_left(c) / 4)
 		return -1;
 	f->cmdline = calloc(nr ? nr : 1, sizeof(char *));
@@ -76,6 +96,7 @@ static int parse_pmu_mappings(struct ptd_features *f, struct ptd_cursor *c)
 {
 	uint32_t nr = ptd_cur_u32(c), i;
 
+	free_pmus(f);
 	if (c->bad || nr > MAX_STRINGS || nr > ptd_cur_left(c) / 8)
 		return -1;
 	f->pmus = calloc(nr ? nr : 1, sizeof(*f->pmus));
