@@ -1,12 +1,15 @@
 #include "options.h"
 
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
 void ptd_options_usage(FILE *out)
 {
 	fputs("Usage: ptdecode [OPTIONS] [FILE]\n"
-	      "Read a perf.data file recorded with an AUX area trace (Intel PT, CoreSight).\n"
+	      "       ptdecode --pt TRACE (--raw FILE:ADDR | --elf FILE[:BASE])... [OPTIONS]\n"
+	      "Read a perf.data file recorded with an AUX area trace (Intel PT, CoreSight),\n"
+	      "or decode a raw Intel PT trace over the binaries it ran.\n"
 	      "\n"
 	      "FILE is the perf.data file (default: perf.data; '-' reads a pipe-mode\n"
 	      "recording from standard input).\n"
@@ -19,12 +22,66 @@ void ptd_options_usage(FILE *out)
 	      "\n"
 	      "Options:\n"
 	      "  -i, --input FILE  the perf.data file (like perf's -i)\n"
-	      "  -q, --quiet       no progress bar on stderr\n"
+	      "  -q, --quiet       no progress bar on stderr; with --format=ptxed only errors\n"
+	      "                    and statistics (as ptxed --quiet)\n"
 	      "  -h, --help        this help\n"
 	      "  -V, --version     print the version\n"
 	      "\n"
+	      "Raw Intel PT decoding (the option names and forms of libipt's ptxed):\n"
+	      "  --pt FILE[:FROM[-TO]]     the trace: a bare Intel PT stream (or a byte range)\n"
+	      "  --raw FILE[:FROM[-TO]]:BASE\n"
+	      "                            a flat binary (or a byte range of it) loaded at BASE\n"
+	      "  --elf FILE[:BASE]         the PT_LOAD segments of an ELF file, moved so that\n"
+	      "                            the lowest starts at BASE when BASE is given\n"
+	      "  --cpu none|F/M[/S]        the CPU family/model/stepping, for its errata\n"
+	      "  --format=ptxed            print as `ptxed --no-inst` does (the default)\n"
+	      "  --event:ip                print the address of events where known\n"
+	      "  --event:time              print the time stamp of events where known\n"
+	      "  --event:tick              report timing updates as tick events\n"
+	      "  --stat, --stat:insn       print the number of instructions at the end\n"
+	      "  --mtc-freq N              IA32_RTIT_CTL.MTCFreq of the recording\n"
+	      "  --nom-freq N              the nominal core:bus ratio (MSR_PLATFORM_INFO[15:8])\n"
+	      "  --cpuid-0x15.eax N, --cpuid-0x15.ebx N\n"
+	      "                            CPUID leaf 0x15: the TSC to crystal clock ratio\n"
+	      "  --filter:addrN_cfg C, --filter:addrN_a A, --filter:addrN_b B   (N 0-3)\n"
+	      "                            the address filter configuration of the recording\n"
+	      "  --insn-decoder            accepted for ptxed compatibility (always used)\n"
+	      "Numbers are C syntax (0x.. hex).  Decode errors are printed in place and\n"
+	      "decoding resumes at the next synchronization point.\n"
+	      "\n"
 	      "Exit status: 0 on success, 1 for bad usage, 2 for unreadable or invalid input.\n",
 	      out);
+}
+
+enum {
+	OPT_PT = 256, OPT_RAW, OPT_ELF, OPT_CPU, OPT_FORMAT, OPT_EVENT_IP, OPT_EVENT_TIME,
+	OPT_EVENT_TICK, OPT_STAT, OPT_STAT_INSN, OPT_INSN_DECODER, OPT_BACKEND,
+};
+
+/* Options handed to the backend by name: the long option name is the key. */
+#define BACKEND(name) { name, required_argument, NULL, OPT_BACKEND }
+
+void ptd_options_fini(struct ptd_options *o)
+{
+	if (!o)
+		return;
+	free(o->images);
+	free(o->dopts);
+	o->images = NULL;
+	o->dopts = NULL;
+	o->nimages = o->ndopts = 0;
+}
+
+static int check_raw(struct ptd_options *o, struct ptd_err *err)
+{
+	if (o->action == PTD_ACTION_DUMP || o->action == PTD_ACTION_STATS)
+		return ptd_err_set(err, PTD_E_INVAL, "--pt cannot be combined with --dump or --stats");
+	if (o->input)
+		return ptd_err_set(err, PTD_E_INVAL,
+				   "--pt decodes a raw trace; it cannot be combined with a perf.data file ('%s')",
+				   o->input);
+	o->action = PTD_ACTION_RAW;
+	return 0;
 }
 
 int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_err *err)
@@ -36,20 +93,46 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "pt", required_argument, NULL, OPT_PT },
+		{ "raw", required_argument, NULL, OPT_RAW },
+		{ "elf", required_argument, NULL, OPT_ELF },
+		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "event:ip", no_argument, NULL, OPT_EVENT_IP },
+		{ "event:time", no_argument, NULL, OPT_EVENT_TIME },
+		{ "event:tick", no_argument, NULL, OPT_EVENT_TICK },
+		{ "stat", no_argument, NULL, OPT_STAT },
+		{ "stat:insn", no_argument, NULL, OPT_STAT_INSN },
+		{ "insn-decoder", no_argument, NULL, OPT_INSN_DECODER },
+		BACKEND("mtc-freq"), BACKEND("nom-freq"),
+		BACKEND("cpuid-0x15.eax"), BACKEND("cpuid-0x15.ebx"),
+		BACKEND("filter:addr0_cfg"), BACKEND("filter:addr0_a"), BACKEND("filter:addr0_b"),
+		BACKEND("filter:addr1_cfg"), BACKEND("filter:addr1_a"), BACKEND("filter:addr1_b"),
+		BACKEND("filter:addr2_cfg"), BACKEND("filter:addr2_a"), BACKEND("filter:addr2_b"),
+		BACKEND("filter:addr3_cfg"), BACKEND("filter:addr3_a"), BACKEND("filter:addr3_b"),
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	const char *raw_only = NULL;
+	int c, idx;
 
 	memset(o, 0, sizeof(*o));
-	o->input = NULL;
+	/* at most one of each per argument: argc bounds both arrays */
+	o->images = calloc((size_t)argc + 1, sizeof(*o->images));
+	o->dopts = calloc((size_t)argc + 1, sizeof(*o->dopts));
+	if (!o->images || !o->dopts)
+		return ptd_err_set(err, PTD_E_NOMEM, "out of memory");
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":Dsi:qhV", longopts, NULL)) != -1) {
+	while ((idx = -1, c = getopt_long(argc, argv, ":Dsi:qhV", longopts, &idx)) != -1) {
+		if (c >= OPT_PT && idx >= 0)
+			raw_only = longopts[idx].name;
 		switch (c) {
 		case 'D':
 		case 's': {
 			enum ptd_action a = c == 'D' ? PTD_ACTION_DUMP : PTD_ACTION_STATS;
 
+			if (o->action == PTD_ACTION_RAW)
+				return ptd_err_set(err, PTD_E_INVAL, "--pt cannot be combined with --dump or --stats");
 			if (o->action && o->action != a)
 				return ptd_err_set(err, PTD_E_INVAL, "--dump and --stats cannot be combined");
 			o->action = a;
@@ -67,6 +150,48 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 		case 'V':
 			o->action = PTD_ACTION_VERSION;
 			return 0;
+		case OPT_PT:
+			if (o->pt)
+				return ptd_err_set(err, PTD_E_INVAL, "two traces given ('%s' and '%s')", o->pt, optarg);
+			o->pt = optarg;
+			if (o->action == PTD_ACTION_DUMP || o->action == PTD_ACTION_STATS)
+				return ptd_err_set(err, PTD_E_INVAL, "--pt cannot be combined with --dump or --stats");
+			o->action = PTD_ACTION_RAW;
+			break;
+		case OPT_RAW:
+		case OPT_ELF:
+			o->images[o->nimages].elf = c == OPT_ELF;
+			o->images[o->nimages++].arg = optarg;
+			break;
+		case OPT_CPU:
+			if (ptd_raw_parse_cpu(&o->cpu, optarg, err))
+				return -PTD_E_INVAL;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "ptxed"))
+				return ptd_err_set(err, PTD_E_INVAL, "unknown --format '%s' (known: ptxed)", optarg);
+			o->format = PTD_FORMAT_PTXED;
+			break;
+		case OPT_EVENT_IP:
+			o->ptxed.event_ip = 1;
+			break;
+		case OPT_EVENT_TIME:
+			o->ptxed.event_time = 1;
+			break;
+		case OPT_EVENT_TICK:
+			o->dopts[o->ndopts].key = "tick-events";
+			o->dopts[o->ndopts++].value = "1";
+			break;
+		case OPT_STAT:
+		case OPT_STAT_INSN:
+			o->ptxed.stat_insn = 1;
+			break;
+		case OPT_INSN_DECODER:
+			break;   /* ptdecode always uses the instruction flow decoder */
+		case OPT_BACKEND:
+			o->dopts[o->ndopts].key = longopts[idx].name;
+			o->dopts[o->ndopts++].value = optarg;
+			break;
 		case ':':
 			return ptd_err_set(err, PTD_E_INVAL, "option '%s' needs an argument", argv[optind - 1]);
 		default:
@@ -82,10 +207,15 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 	if (optind < argc)
 		return ptd_err_set(err, PTD_E_INVAL, "two input files given ('%s' and '%s')",
 				   o->input, argv[optind]);
+	if (o->action == PTD_ACTION_RAW)
+		return check_raw(o, err);
+	if (raw_only)
+		return ptd_err_set(err, PTD_E_INVAL, "--%s needs --pt (decoding perf.data traces is not built yet)",
+				   raw_only);
 	if (!o->input)
 		o->input = "perf.data";
 	if (o->action == PTD_ACTION_NONE)
 		return ptd_err_set(err, PTD_E_INVAL,
-				   "nothing to do: give --dump or --stats (trace decoding is not built yet)");
+				   "nothing to do: give --dump or --stats, or --pt with --raw/--elf");
 	return 0;
 }

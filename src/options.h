@@ -5,24 +5,46 @@
 #include <stdio.h>
 
 #include "common/err.h"
+#include "decoders/decoder.h"
+#include "formats/out/ptxed.h"
+#include "formats/raw/raw.h"
 
 enum ptd_action {
 	PTD_ACTION_NONE,
 	PTD_ACTION_DUMP,     /* --dump */
 	PTD_ACTION_STATS,    /* --stats */
+	PTD_ACTION_RAW,      /* --pt: decode a raw trace */
 	PTD_ACTION_HELP,
 	PTD_ACTION_VERSION,
+};
+
+enum ptd_format {
+	PTD_FORMAT_DEFAULT,
+	PTD_FORMAT_PTXED,    /* --format=ptxed */
 };
 
 struct ptd_options {
 	enum ptd_action action;
 	const char *input;   /* perf.data path; "-" for standard input */
-	int quiet;           /* no progress bar */
+	int quiet;           /* no progress bar; ptxed format: only errors and statistics */
+	int format;          /* enum ptd_format */
+
+	/* raw mode: strings borrowed from argv */
+	const char *pt;                       /* --pt FILE[:FROM[-TO]] */
+	struct ptd_raw_image_arg *images;     /* --raw / --elf, in order (owned) */
+	size_t nimages;
+	struct ptd_cpu cpu;                   /* --cpu; vendor unknown when not given */
+	struct ptd_decoder_opt *dopts;        /* backend settings (owned array) */
+	size_t ndopts;
+	struct ptd_ptxed_opts ptxed;          /* --event:ip, --event:time, --stat */
 };
 
-/* Parse argv.  Returns 0, or -PTD_E_INVAL with a message naming the bad
- * argument. */
+/* Parse argv.  Returns 0, or -PTD_E_INVAL (-PTD_E_NOMEM) with a message
+ * naming the bad argument.  Call ptd_options_fini() in either case. */
 int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_err *err);
+
+/* Free what parsing allocated; NULL-safe. */
+void ptd_options_fini(struct ptd_options *o);
 
 void ptd_options_usage(FILE *out);
 

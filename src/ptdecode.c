@@ -8,6 +8,7 @@
 #include "formats/out/dump.h"
 #include "options.h"
 #include "progress.h"
+#include "rawdecode.h"
 #include "session.h"
 #include "stats.h"
 
@@ -16,6 +17,29 @@ static void warn_stderr(void *ctx, const char *msg)
 	const char *path = ctx;
 
 	fprintf(stderr, "ptdecode: warning: %s: %s\n", path, msg);
+}
+
+/* Raw mode; returns the exit status. */
+static int run_raw(const struct ptd_options *o)
+{
+	struct ptd_raw_opts ro = { 0 };
+	struct ptd_err err = { 0 };
+	int rc;
+
+	ro.pt = o->pt;
+	ro.images = o->images;
+	ro.nimages = o->nimages;
+	ro.cpu = o->cpu;
+	ro.dopts = o->dopts;
+	ro.ndopts = o->ndopts;
+	ro.ptxed = o->ptxed;
+	ro.ptxed.quiet = o->quiet;
+	rc = ptd_raw_decode(&ro, stdout, &err);
+	if (!rc)
+		return 0;
+	fflush(stdout);
+	fprintf(stderr, "ptdecode: %s\n", err.msg[0] ? err.msg : ptd_strerror(rc));
+	return rc == -PTD_E_INVAL ? 1 : 2;
 }
 
 int main(int argc, char **argv)
@@ -31,16 +55,25 @@ int main(int argc, char **argv)
 	if (ptd_options_parse(&o, argc, argv, &err)) {
 		fprintf(stderr, "ptdecode: %s\n", err.msg);
 		fprintf(stderr, "Try 'ptdecode --help'.\n");
+		ptd_options_fini(&o);
 		return 1;
 	}
 	if (o.action == PTD_ACTION_HELP) {
 		ptd_options_usage(stdout);
+		ptd_options_fini(&o);
 		return 0;
 	}
 	if (o.action == PTD_ACTION_VERSION) {
 		printf("ptdecode %s\n", PACKAGE_VERSION);
+		ptd_options_fini(&o);
 		return 0;
 	}
+	if (o.action == PTD_ACTION_RAW) {
+		rc = run_raw(&o);
+		ptd_options_fini(&o);
+		return rc;
+	}
+	ptd_options_fini(&o);
 
 	ptd_progress_init(&prog, "reading", o.quiet || o.action == PTD_ACTION_DUMP);
 	so.warn = warn_stderr;

@@ -189,10 +189,27 @@ static void deliver_sample(struct ptd_session *s, const struct ptd_event *ev)
 	}
 }
 
+/* perf's is_anon_memory and is_no_dso_memory */
+static int is_anon(const char *name)
+{
+	return !strcmp(name, "//anon") || !strncmp(name, "/dev/zero", 9) ||
+	       !strncmp(name, "/anon_hugepage", 14) || !strncmp(name, "[stack", 6) ||
+	       !strncmp(name, "/SYSV", 5) || !strcmp(name, "[heap]");
+}
+
+/* MMAP2 says PROT_EXEC; MMAP without the data flag is code */
+static int is_exec(const struct ptd_event *ev, const struct ptd_rec_mmap *m)
+{
+	if (m->mmap2)
+		return (m->prot & 4) != 0;
+	return !(ev->misc & PTD_MISC_MMAP_DATA);
+}
+
 static int take_mmap(struct ptd_session *s, const struct ptd_event *ev, struct ptd_err *err)
 {
 	struct ptd_rec_mmap m;
 	struct ptd_map map = { 0 };
+	char jitmap[32];
 	int32_t pid;
 
 	if (ptd_rec_mmap(ev, &m, err))
@@ -213,6 +230,11 @@ static int take_mmap(struct ptd_session *s, const struct ptd_event *ev, struct p
 	}
 	map.filename = m.filename;
 	pid = (int32_t)m.pid;
+	/* perf names executable anonymous memory by the process's JIT map file */
+	if (is_exec(ev, &m) && is_anon(m.filename)) {
+		snprintf(jitmap, sizeof(jitmap), "/tmp/perf-%d.map", (int)pid);
+		map.filename = jitmap;
+	}
 	if ((ev->misc & PTD_MISC_CPUMODE_MASK) == PTD_MISC_KERNEL ||
 	    (ev->misc & PTD_MISC_CPUMODE_MASK) == PTD_MISC_GUEST_KERNEL) {
 		pid = PTD_KERNEL_PID;

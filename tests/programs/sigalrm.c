@@ -59,6 +59,6 @@ int main(void)
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGALRM, &sa, NULL);
-	printf("sigalrm %ld\n", run() > 0);
+	printf("sigalrm %d\n", run() > 0);
 	return 0;
 }

@@ -102,7 +102,7 @@ static void script(const char *name, const char *const steps[], const char *want
 	struct ptd_classifier *cls = NULL;
 	struct ptd_qblocks *qb = NULL;
 	struct ptd_qwalk *w = NULL;
-	struct ptd_qwalk_cfg cfg = { &sink, NULL, PID, 0 };
+	struct ptd_qwalk_cfg cfg = { &sink, NULL, PID, 0, PTD_ARCH_X86_64 };
 	struct ptd_qwalk_stats st;
 	struct ptd_err err = {0};
 	int rc = 0;
@@ -137,6 +137,63 @@ static void script(const char *name, const char *const steps[], const char *want
 		printf("#   got:\n%s#   want:\n%s", out, want);
 	if (st.guessed != guessed)
 		printf("#   guessed %" PRIu64 ", want %" PRIu64 "\n", st.guessed, guessed);
+	ptd_qwalk_free(w);
+	ptd_qblocks_free(qb);
+	ptd_classifier_free(cls);
+}
+
+static uint64_t n_events;
+
+static int c_event(void *c, int32_t tid, const struct ptd_xev *e)
+{
+	n_events++;
+	return 0;
+}
+
+static int c_other(void *c, int32_t tid, uint64_t icount, uint64_t last_ip)
+{
+	return 0;
+}
+
+/* A handler that is entered after a conditional branch and returns
+ * straight to it (no rt_sigreturn), n times: every such branch stays
+ * unresolved until MAX_HELD (2^20) sink calls are held back, then the
+ * oldest is guessed, one at a time; the queue must stay bounded. */
+static void held_bounded(unsigned n)
+{
+	static const struct ptd_xsink sink = { NULL, s_start, c_event, c_other, s_mmap, s_comm };
+	struct ptd_classifier *cls = NULL;
+	struct ptd_qblocks *qb = NULL;
+	struct ptd_qwalk *w = NULL;
+	struct ptd_qwalk_cfg cfg = { &sink, NULL, PID, 0, PTD_ARCH_X86_64 };
+	struct ptd_qwalk_stats st;
+	struct ptd_err err = {0};
+	int rc;
+
+	out[0] = '\0';
+	n_events = 0;
+	if (ptd_classifier_new(&cls, 8, &err) < 0 || ptd_qblocks_new(&qb, cls, read_code, NULL, &err) < 0) {
+		ok(0, "held back: set up (%s)", err.msg);
+		return;
+	}
+	cfg.blocks = qb;
+	rc = ptd_qwalk_new(&w, &cfg, &err);
+	if (rc >= 0)
+		rc = ptd_qwalk_block(w, 0, 0x1000, 0x1000, &err);
+	for (unsigned i = 0; rc >= 0 && i < n; i++) {
+		ptd_qwalk_signal(w);
+		rc = ptd_qwalk_block(w, 0, 0x1100, 0x1100, &err);
+		if (rc >= 0)
+			rc = ptd_qwalk_block(w, 0, 0x1000, 0x1000, &err);
+	}
+	if (rc >= 0)
+		rc = ptd_qwalk_finish(w, &err);
+	ptd_qwalk_get_stats(w, &st);
+	ok(rc >= 0 && st.guessed == n && n_events == 3ull * n,
+	   "%u interrupted branches never resolved: all guessed, the queue stays bounded "
+	   "(%" PRIu64 " guessed, %" PRIu64 " events)", n, st.guessed, n_events);
+	if (rc < 0)
+		printf("#   error: %s\n", err.msg);
 	ptd_qwalk_free(w);
 	ptd_qblocks_free(qb);
 	ptd_classifier_free(cls);
@@ -224,5 +281,38 @@ int main(void)
 	       "102 cond-nt 0x1003 0x1005 2\n"
 	       "end 100 1 0x1802\n"
 	       "end 102 2 0x1005\n", 0);
+	script("Stopped execution, two threads at the block: the other runs on",
+	       (const char *const[]){ "0:1000", "1:1000", "S:1000:1000", "SIG", "0:1005", "1:1100", NULL },
+	       "start 100 0 0 0x1000\n"
+	       "start 101 100 100 0x1000\n"
+	       "100 cond-nt 0x1003 0x1005 2\n"
+	       "101 async 0x1000 0x1100 0\n"
+	       "end 100 2 0x1005\n"
+	       "end 101 1 0x1101\n", 0);
+	script("Stopped execution, two threads at the block: a handler returning to the block's start",
+	       (const char *const[]){ "0:1000", "1:1000", "S:1000:1000", "SIG", "1:1100", "0:1005", "1:1200",
+				      "1:1000", "1:1005", NULL },
+	       "start 100 0 0 0x1000\n"
+	       "start 101 100 100 0x1000\n"
+	       "101 async 0x1000 0x1100 0\n"
+	       "100 cond-nt 0x1003 0x1005 2\n"
+	       "101 ret 0x1101 0x1200 2\n"
+	       "101 syscall 0x1207 0x1000 4\n"
+	       "101 cond-nt 0x1003 0x1005 6\n"
+	       "end 100 2 0x1005\n"
+	       "end 101 6 0x1005\n", 0);
+	script("Stopped execution, two threads at the block: a handler returning after it",
+	       (const char *const[]){ "0:1000", "1:1000", "S:1000:1000", "SIG", "1:1100", "1:1200", "1:1005",
+				      "0:1000", "0:1005", NULL },
+	       "start 100 0 0 0x1000\n"
+	       "start 101 100 100 0x1000\n"
+	       "101 cond-nt 0x1003 0x1005 2\n"
+	       "101 async 0x1005 0x1100 2\n"
+	       "101 ret 0x1101 0x1200 4\n"
+	       "101 syscall 0x1207 0x1005 6\n"
+	       "100 cond-nt 0x1003 0x1005 2\n"
+	       "end 100 2 0x1005\n"
+	       "end 101 6 0x1005\n", 0);
+	held_bounded(600000);
 	return done_testing();
 }

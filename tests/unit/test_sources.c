@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "tests/tap.h"
+#include "tests/unit/progfacts.h"
 #include "tests/unit/xrecord.h"
 #include "tools/record/classify.h"
 
@@ -75,141 +76,14 @@ static int same_window(const struct ptd_vec *a, const struct ptd_vec *b, const c
 	return 1;
 }
 
-/* ---- facts the programs know about themselves ---- */
+/* ---- facts the programs know about themselves (progfacts.h) ---- */
 
 enum { Q, P };   /* results[Q]: qemu, results[P]: ptrace */
 static const char *const srcname[2] = { "qemu", "ptrace" };
 
-static int32_t main_tid(const struct result *r)
+static void fact_ok(int cond, const char *msg)
 {
-	return r->starts.len ? ((const struct tstart *)ptd_vec_at(&r->starts, 0))->tid : -1;
-}
-
-/* Events of the main thread with class cls (-1: any) whose from is in
- * symbol fsym (NULL: anywhere) and whose to is in tsym (NULL: anywhere) or,
- * when tsym starts with '=', equal to that symbol's address; when
- * outside is set, from must not be in tsym. */
-static unsigned count(const struct result *r, const struct syms *s, int cls, const char *fsym,
-		      const char *tsym, int outside)
-{
-	int32_t tid = main_tid(r);
-	unsigned n = 0;
-
-	for (size_t i = 0; i < r->evs.len; i++) {
-		const struct rec *e = ptd_vec_at(&r->evs, i);
-		const struct ptd_xev *ev = &e->ev;
-
-		if (e->tid != tid || (cls >= 0 && ev->cls != cls))
-			continue;
-		if (fsym && !in_sym(s, fsym, ev->from))
-			continue;
-		if (tsym && tsym[0] == '=' ? ev->to != sym(s, tsym + 1) : tsym && !in_sym(s, tsym, ev->to))
-			continue;
-		if (outside && tsym && in_sym(s, tsym[0] == '=' ? tsym + 1 : tsym, ev->from))
-			continue;
-		n++;
-	}
-	return n;
-}
-
-static void facts_loops(struct result *r, const struct syms *s, const char *src)
-{
-	uint64_t from[3] = {0};
-	unsigned taken[3] = {0}, not[3] = {0}, k = 0;
-	int32_t tid = main_tid(r);
-
-	for (size_t i = 0; i < r->evs.len; i++) {
-		const struct rec *e = ptd_vec_at(&r->evs, i);
-		unsigned j;
-
-		if (e->tid != tid || e->ev.cls != PTD_X_COND || !in_sym(s, "count_down", e->ev.from))
-			continue;
-		for (j = 0; j < k && from[j] != e->ev.from; j++)
-			;
-		if (j == k && k < 3)
-			from[k++] = e->ev.from;
-		if (j < 3)
-			e->ev.taken ? taken[j]++ : not[j]++;
-	}
-	ok(k == 2 && ((taken[0] == 9980 && not[0] == 20 && taken[1] == 0 && not[1] == 10000) ||
-		      (taken[1] == 9980 && not[1] == 20 && taken[0] == 0 && not[0] == 10000)),
-	   "%s loops: count_down's jnz taken 9980 / not 20, je never taken (10000)", src);
-	if (k >= 2)
-		printf("#   %u branches: %u/%u, %u/%u\n", k, taken[0], not[0], taken[1], not[1]);
-}
-
-static void facts_recursion(struct result *r, const struct syms *s, const char *src)
-{
-	unsigned calls = count(r, s, PTD_X_CALL, NULL, "=depth", 0);
-	unsigned rets = count(r, s, PTD_X_RET, "depth", NULL, 0);
-
-	ok(calls == 2001 && rets == 2001, "%s recursion: 2001 calls of depth() and 2001 returns (%u, %u)",
-	   src, calls, rets);
-	calls = count(r, s, PTD_X_CALL, NULL, "=fib", 0);
-	ok(calls == 1973, "%s recursion: fib(15) is 1973 calls (%u)", src, calls);
-}
-
-static void facts_indirect(struct result *r, const struct syms *s, const char *src)
-{
-	static const char *const ops[] = { "op_add", "op_sub", "op_mul", "op_xor", "op_and", "op_or" };
-	unsigned icalls = 0, ijumps = count(r, s, PTD_X_IJUMP, "dispatch", NULL, 0);
-
-	for (int i = 0; i < 6; i++) {
-		char eq[16];
-		snprintf(eq, sizeof(eq), "=%s", ops[i]);
-		icalls += count(r, s, PTD_X_ICALL, "run", eq, 0);
-	}
-	ok(icalls == 600, "%s indirect: 600 indirect calls through the table (%u)", src, icalls);
-	ok(ijumps == 600, "%s indirect: 600 jump-table jumps in dispatch (%u)", src, ijumps);
-}
-
-static void facts_longjmp(struct result *r, const struct syms *s, const char *src)
-{
-	unsigned n = count(r, s, PTD_X_IJUMP, NULL, "run", 1);
-
-	ok(n == 4, "%s longjmp: 4 indirect jumps from libc's __longjmp into run (%u)", src, n);
-}
-
-static void facts_signals(struct result *r, const struct syms *s, const char *src)
-{
-	unsigned usr1 = count(r, s, PTD_X_SYSCALL, NULL, "=on_usr1", 0);
-	unsigned alrm = count(r, s, PTD_X_SYSCALL, NULL, "=on_alrm", 0);
-	unsigned async = count(r, s, PTD_X_ASYNC, NULL, NULL, 0);
-	unsigned ill = count(r, s, PTD_X_ASYNC, "do_trap", "=on_ill", 0);
-
-	ok(usr1 == 1 && alrm == 1,
-	   "%s signals: SIGUSR1 and SIGALRM handlers entered on return from a system call (%u, %u)",
-	   src, usr1, alrm);
-	ok(async == 1 && ill == 1, "%s signals: one PTD_X_ASYNC, from the ud2 in do_trap to on_ill (%u, %u)",
-	   src, async, ill);
-}
-
-static void facts_sigalrm(struct result *r, const struct syms *s, const char *src)
-{
-	unsigned async = count(r, s, PTD_X_ASYNC, NULL, NULL, 0);
-	unsigned tick = count(r, s, PTD_X_ASYNC, NULL, "=on_tick", 0);
-	unsigned sys = count(r, s, PTD_X_SYSCALL, NULL, "=on_tick", 0);
-
-	ok(tick + sys >= 20 && async == tick && async > 0,
-	   "%s sigalrm: at least 20 ticks, %u of them asynchronous transfers to on_tick", src, tick);
-	if (r->guessed || tick + sys < 20 || async != tick)
-		printf("#   %u async, %u to on_tick, %u on syscall return, %" PRIu64 " guessed\n",
-		       async, tick, sys, r->guessed);
-	ok(r->guessed == 0, "%s sigalrm: no interrupted branch had to be guessed (%" PRIu64
-	   " resolved when the handler returned)", src, r->deferred);
-}
-
-static void facts_threads(struct result *r, const struct syms *s, const char *src)
-{
-	int ok_creator = 1;
-
-	for (size_t i = 1; i < r->starts.len; i++) {
-		const struct tstart *t = ptd_vec_at(&r->starts, i);
-		ok_creator &= t->ppid == t->pid && t->ptid != 0 && t->tid != t->pid;
-	}
-	ok(r->starts.len == 4 && ok_creator, "%s threads: 4 threads started, 3 by the process (%zu)", src,
-	   r->starts.len);
-	(void)s;
+	ok(cond, "%s", msg);
 }
 
 /* Windows of `work` in every thread, ordered by length. */
@@ -277,7 +151,8 @@ static int record_both(const char *prog, struct result r[2])
 /* Record prog under both sources, check the facts, and compare the paths
  * of run() (threads: of work() in each thread) unless compare is 0. */
 static void program(const char *prog, const char *const names[],
-		    void (*facts)(struct result *, const struct syms *, const char *), int compare)
+		    void (*facts)(const struct result *, const struct syms *, const char *, fact_ok_fn),
+		    int compare)
 {
 	struct result r[2];
 	struct syms s;
@@ -294,7 +169,7 @@ static void program(const char *prog, const char *const names[],
 		if (!have[k])
 			skip(prog, why_not[k]);
 		else if (r[k].rc == 0)
-			facts(&r[k], &s, srcname[k]);
+			facts(&r[k], &s, srcname[k], fact_ok);
 	}
 	if (have[Q] && have[P] && !r[Q].rc && !r[P].rc) {
 		size_t same = 0;
@@ -395,7 +270,7 @@ static void dynamic(void)
 		libc |= strstr(m->path, "/libc.so") != NULL;
 	}
 	ok(vdso && libc, "ptrace loops-dyn: libc and [vdso] mappings reported");
-	facts_loops(&r, &s, "ptrace (dynamic)");
+	facts_loops(&r, &s, "ptrace (dynamic)", fact_ok);
 	window(&r, main_tid(&r), sym(&s, "run"), &s, &w);
 	if (loops_window.len)
 		same_window(&loops_window, &w, "loops-dyn run() under ptrace vs static loops under qemu");

@@ -149,13 +149,15 @@ void record(struct result *r, const char *path, int use_qemu)
 	result_init(r);
 	if (use_qemu) {
 		struct ptd_qemu_stats st;
-		struct ptd_qemu_opts o = { .envp = envp, .no_aslr = 1, .stats = &st };
+		struct ptd_qemu_opts o = { .envp = envp, .no_aslr = 1, .stats = &st,
+					   .arches = 1u << PTD_ARCH_X86_64 | 1u << PTD_ARCH_AARCH64 };
 
 		memset(&st, 0, sizeof(st));
 		r->rc = ptd_exec_qemu_opts(argv, &o, &sink, &r->err);
 		r->insns = st.walk.insns;
 		r->guessed = st.walk.guessed;
 		r->deferred = st.walk.deferred;
+		r->splits = st.walk.splits;
 	} else {
 		struct ptd_ptrace_stats st;
 		struct ptd_ptrace_opts o = { .envp = envp, .no_aslr = 1, .stats = &st };
@@ -228,6 +230,28 @@ size_t invariants(const struct result *r, char *msg, size_t msgsz)
 	return problems;
 }
 
+/* The code walk_path reads: the executable, and for AArch64 qemu's
+ * sigreturn trampoline where a "[vdso]" mapping was reported. */
+struct code {
+	const struct ptd_elfimage *img;
+	uint64_t tramp;          /* 0: none */
+};
+
+static long read_code(void *ctx, uint64_t addr, uint8_t *buf, size_t len)
+{
+	/* mov x8, #139 (rt_sigreturn); svc #0 */
+	static const uint8_t tramp[8] = { 0x68, 0x11, 0x80, 0xd2, 0x01, 0x00, 0x00, 0xd4 };
+	const struct code *c = ctx;
+	size_t n = ptd_elfimage_read(c->img, addr, buf, len);
+
+	if (n || !c->tramp || addr < c->tramp || addr - c->tramp >= sizeof(tramp))
+		return (long)n;
+	n = sizeof(tramp) - (size_t)(addr - c->tramp);
+	n = n < len ? n : len;
+	memcpy(buf, tramp + (addr - c->tramp), n);
+	return (long)n;
+}
+
 int walk_path(const struct result *r, const char *path, char *msg, size_t msgsz, size_t *checked,
 	      size_t *skipped)
 {
@@ -235,19 +259,29 @@ int walk_path(const struct result *r, const char *path, char *msg, size_t msgsz,
 	struct ptd_classifier *cls = NULL;
 	struct ptd_err err = {0};
 	struct pathcheck pc;
+	struct code code = { NULL, 0 };
+	unsigned arch = PTD_ARCH_X86_64;
 	int fails = 0;
 
 	*checked = *skipped = 0;
 	msg[0] = '\0';
-	if (ptd_elfimage_open(&img, path, &err) < 0 || ptd_classifier_new(&cls, 16, &err) < 0) {
-		snprintf(msg, msgsz, "%s", err.msg);
+	if (ptd_elfimage_open(&img, path, &err) < 0 ||
+	    ptd_arch_of_elf_machine(ptd_elfimage_machine(img), &arch) < 0 ||
+	    ptd_classifier_new_arch(&cls, arch, 16, &err) < 0) {
+		snprintf(msg, msgsz, "%s", img && !err.msg[0] ? "unknown ELF machine" : err.msg);
 		ptd_elfimage_free(img);
 		return -1;
 	}
+	code.img = img;
+	for (size_t i = 0; arch == PTD_ARCH_AARCH64 && i < r->maps.len; i++) {
+		const struct mapping *m = ptd_vec_at(&r->maps, i);
+		if (!strcmp(m->path, "[vdso]"))
+			code.tramp = m->start;
+	}
 	memset(&pc, 0, sizeof(pc));
 	pc.cls = cls;
-	pc.read = ptd_elfimage_read_code;
-	pc.rctx = img;
+	pc.read = read_code;
+	pc.rctx = &code;
 	for (size_t t = 0; t < r->starts.len && !fails; t++) {
 		const struct tstart *ts = ptd_vec_at(&r->starts, t);
 

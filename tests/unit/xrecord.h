@@ -44,6 +44,7 @@ struct result {
 	uint64_t insns;
 	uint64_t guessed;        /* qemu: transfers whose target was guessed */
 	uint64_t deferred;       /* qemu: resolved when the handler returned */
+	uint64_t splits;         /* qemu: blocks qemu ended before the decoded end */
 	double secs;             /* how long the source ran */
 	int rc;                  /* the source's return */
 	struct ptd_err err;
@@ -54,8 +55,9 @@ void result_fini(struct result *r);
 double now(void);
 
 /* Run path (argv = { path }) with an empty environment and no address
- * randomization under qemu (use_qemu) or ptrace into r (initialized
- * here); the program's stdout goes to /dev/null. */
+ * randomization under qemu (use_qemu; x86-64 and AArch64 programs) or
+ * ptrace into r (initialized here); the program's stdout goes to
+ * /dev/null. */
 void record(struct result *r, const char *path, int use_qemu);
 
 /* Invariants of a report: callbacks in order, per-thread icounts
@@ -64,8 +66,11 @@ void record(struct result *r, const char *path, int use_qemu);
 size_t invariants(const struct result *r, char *msg, size_t msgsz);
 
 /* Walk every thread's events through the code of the executable at path
- * (tests/unit/pathcheck.h).  Returns 0 or -1 with msg; *checked and
- * *skipped count the events checked and those in code not in the file. */
+ * (tests/unit/pathcheck.h), x86-64 or AArch64 by its ELF machine.  For
+ * AArch64, a reported "[vdso]" mapping holds qemu 7.2's sigreturn
+ * trampoline (mov x8, #139; svc #0) and is walked too.  Returns 0 or -1
+ * with msg; *checked and *skipped count the events checked and those in
+ * code not in the file. */
 int walk_path(const struct result *r, const char *path, char *msg, size_t msgsz, size_t *checked,
 	      size_t *skipped);
 

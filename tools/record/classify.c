@@ -1,9 +1,13 @@
-/* x86-64 instruction classification with capstone 4; see classify.h. */
+/* Instruction classification: x86-64 with capstone 4, AArch64 through
+ * classify_a64.h; see classify.h. */
 #include "tools/record/classify.h"
 
 #include <capstone/capstone.h>
+#include <elf.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "tools/record/classify_a64.h"
 
 struct centry {
 	uint64_t ip;
@@ -13,10 +17,11 @@ struct centry {
 };
 
 struct ptd_classifier {
-	csh cs;
+	unsigned arch;          /* enum ptd_arch */
+	csh cs;                 /* x86-64 only */
 	cs_insn *ci;            /* capstone's scratch instruction */
 	unsigned bits;
-	struct centry *cache;   /* 2^bits entries */
+	struct centry *cache;   /* 2^bits entries; x86-64 only */
 };
 
 const char *ptd_xclass_name(unsigned cls)
@@ -29,11 +34,38 @@ const char *ptd_xclass_name(unsigned cls)
 	return cls <= PTD_X_NCLASS ? names[cls] : "?";
 }
 
+int ptd_arch_of_elf_machine(unsigned machine, unsigned *arch)
+{
+	switch (machine) {
+	case EM_X86_64:
+		*arch = PTD_ARCH_X86_64;
+		return 0;
+	case EM_AARCH64:
+		*arch = PTD_ARCH_AARCH64;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+unsigned ptd_classifier_arch(const struct ptd_classifier *c)
+{
+	return c->arch;
+}
+
 int ptd_classifier_new(struct ptd_classifier **out, unsigned cache_bits, struct ptd_err *err)
+{
+	return ptd_classifier_new_arch(out, PTD_ARCH_X86_64, cache_bits, err);
+}
+
+int ptd_classifier_new_arch(struct ptd_classifier **out, unsigned arch, unsigned cache_bits,
+			    struct ptd_err *err)
 {
 	struct ptd_classifier *c;
 
 	*out = NULL;
+	if (arch != PTD_ARCH_X86_64 && arch != PTD_ARCH_AARCH64)
+		return ptd_err_set(err, PTD_E_INVAL, "classifier: unknown architecture %u", arch);
 	if (cache_bits == 0)
 		cache_bits = 16;
 	if (cache_bits > 24)
@@ -41,6 +73,11 @@ int ptd_classifier_new(struct ptd_classifier **out, unsigned cache_bits, struct 
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return ptd_err_set(err, PTD_E_NOMEM, "classifier: out of memory");
+	c->arch = arch;
+	if (arch == PTD_ARCH_AARCH64) {
+		*out = c;
+		return 0;
+	}
 	c->bits = cache_bits;
 	c->cache = calloc((size_t)1 << cache_bits, sizeof(*c->cache));
 	if (!c->cache) {
@@ -68,8 +105,10 @@ void ptd_classifier_free(struct ptd_classifier *c)
 {
 	if (!c)
 		return;
-	cs_free(c->ci, 1);
-	cs_close(&c->cs);
+	if (c->arch == PTD_ARCH_X86_64) {
+		cs_free(c->ci, 1);
+		cs_close(&c->cs);
+	}
 	free(c->cache);
 	free(c);
 }
@@ -238,6 +277,15 @@ int ptd_classify(struct ptd_classifier *c, uint64_t ip, const uint8_t *bytes, si
 
 	if (n == 0)
 		return ptd_err_set(err, PTD_E_INVAL, "no code bytes at %#llx", (unsigned long long)ip);
+	if (c->arch == PTD_ARCH_AARCH64) {
+		if (n < PTD_A64_INSN_LEN) {
+			ptd_a64_classify(0, ip, out);   /* truncated: cannot be fetched */
+			return 0;
+		}
+		ptd_a64_classify((uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 | (uint32_t)bytes[2] << 16 |
+				 (uint32_t)bytes[3] << 24, ip, out);
+		return 0;
+	}
 	if (n > PTD_INSN_MAX)
 		n = PTD_INSN_MAX;
 	e = slot(c, ip);
@@ -386,6 +434,8 @@ int ptd_classify_sysnr(struct ptd_classifier *c, uint64_t from, uint64_t sys_ip,
 	uint64_t ip = from;
 	unsigned steps = 0;
 
+	if (c->arch == PTD_ARCH_AARCH64)
+		return ptd_a64_sysnr(from, sys_ip, read, rctx, nr, err);
 	while (ip < sys_ip && steps++ < 1024) {
 		uint8_t buf[PTD_INSN_MAX];
 		const uint8_t *code = buf;

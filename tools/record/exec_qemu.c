@@ -21,6 +21,7 @@
 #include "tools/record/classify.h"
 #include "tools/record/elfimage.h"
 #include "tools/record/qemu_blocks.h"
+#include "tools/record/qemu_code.h"
 
 #define BUFSZ (1u << 20)
 #define MAX_ARGS 65536
@@ -35,7 +36,9 @@ struct qrun {
 	int feeding;            /* 0 once the walker asked to stop */
 	char dir[PATH_MAX];
 	char fifo[PATH_MAX + 8];
+	unsigned arch;          /* enum ptd_arch */
 	struct ptd_elfimage *img;
+	struct ptd_qcode *code;
 	struct ptd_classifier *cls;
 	struct ptd_qblocks *blocks;
 	struct ptd_qwalk *walk;
@@ -98,7 +101,8 @@ static int make_fifo(struct qrun *r)
 static int spawn(struct qrun *r, const char *const argv[], const char *prog,
 		 const struct ptd_qemu_opts *o)
 {
-	const char *qemu = o && o->qemu ? o->qemu : "qemu-x86_64";
+	const char *qemu = o && o->qemu ? o->qemu
+				       : r->arch == PTD_ARCH_AARCH64 ? "qemu-aarch64" : "qemu-x86_64";
 	const char **qa;
 	size_t n = 0, k = 0;
 	int pfd[2], e = 0;
@@ -111,7 +115,8 @@ static int spawn(struct qrun *r, const char *const argv[], const char *prog,
 		return ptd_err_set(r->err, PTD_E_NOMEM, "out of memory");
 	qa[k++] = qemu;
 	qa[k++] = "-d";
-	qa[k++] = "exec,nochain,strace";
+	/* -d page: the layout after loading shows qemu's trampoline page */
+	qa[k++] = r->arch == PTD_ARCH_AARCH64 ? "exec,nochain,strace,page" : "exec,nochain,strace";
 	qa[k++] = "-D";
 	qa[k++] = r->fifo;
 	qa[k++] = "-0";
@@ -232,16 +237,35 @@ bad:
 			   (int)(end - s > 120 ? 120 : end - s), s);
 }
 
+/* A line of -d page output (AArch64, until the layout after the load has
+ * been seen): report qemu's trampoline page when it shows. */
+static int layout(struct qrun *r, const char *p, const char *end)
+{
+	struct ptd_xmap m;
+	int rc;
+
+	if (ptd_qcode_log_line(r->code, p, end, &m) <= 0)
+		return 0;
+	rc = r->sink->mmap(r->sink->ctx, r->pid, r->pid, &m);
+	if (rc < 0)
+		return ptd_err_set(r->err, -rc > 0 && -rc < PTD_E_MAX ? -rc : PTD_E_INVAL,
+				   "mmap callback failed");
+	return 0;
+}
+
 static int line(struct qrun *r, const char *p, const char *end)
 {
 	static const char stopped[] = "Stopped execution of TB chain before ";
 	const char *q;
+	int rc;
 
 	r->st.lines++;
 	if (!r->feeding)
 		return 0;
 	if (end - p > 6 && !memcmp(p, "Trace ", 6))
 		return parse_trace(r, p, end);
+	if (ptd_qcode_wants_log(r->code) && (rc = layout(r, p, end)) < 0)
+		return rc;
 	if (end - p > 7 && !memcmp(p, "--- SIG", 7))
 		ptd_qwalk_signal(r->walk);
 	if ((size_t)(end - p) > sizeof(stopped) && !memcmp(p, stopped, sizeof(stopped) - 1))
@@ -367,8 +391,18 @@ static int setup(struct qrun *r, const char *const argv[], const struct ptd_qemu
 		return ptd_err_set(r->err, PTD_E_UNSUPPORTED,
 				   "%s: the qemu source runs static non-PIE executables only",
 				   ptd_elfimage_path(r->img));
-	if ((rc = ptd_classifier_new(&r->cls, 16, r->err)) < 0 ||
-	    (rc = ptd_qblocks_new(&r->blocks, r->cls, ptd_elfimage_read_code, r->img, r->err)) < 0 ||
+	if (ptd_arch_of_elf_machine(ptd_elfimage_machine(r->img), &r->arch) < 0)
+		return ptd_err_set(r->err, PTD_E_UNSUPPORTED, "%s: ELF machine %u is not supported",
+				   ptd_elfimage_path(r->img), ptd_elfimage_machine(r->img));
+	if (!(((o && o->arches) ? o->arches : 1u << PTD_ARCH_X86_64) & (1u << r->arch)))
+		return ptd_err_set(r->err, PTD_E_UNSUPPORTED, "%s: a%s program, which this caller does not take",
+				   ptd_elfimage_path(r->img), r->arch == PTD_ARCH_AARCH64 ? "n AArch64" : " x86-64");
+	/* x86-64 code is the image's alone: read it directly */
+	if ((rc = ptd_qcode_new(&r->code, r->img, r->arch, r->err)) < 0 ||
+	    (rc = ptd_classifier_new_arch(&r->cls, r->arch, 16, r->err)) < 0 ||
+	    (rc = ptd_qblocks_new(&r->blocks, r->cls,
+				  r->arch == PTD_ARCH_X86_64 ? ptd_elfimage_read_code : ptd_qcode_read,
+				  r->arch == PTD_ARCH_X86_64 ? (void *)r->img : (void *)r->code, r->err)) < 0 ||
 	    (rc = make_fifo(r)) < 0 ||
 	    (rc = spawn(r, argv, ptd_elfimage_path(r->img), o)) < 0)
 		return rc;
@@ -376,6 +410,7 @@ static int setup(struct qrun *r, const char *const argv[], const struct ptd_qemu
 	wc.blocks = r->blocks;
 	wc.pid = r->pid;
 	wc.max_insns = o ? o->max_insns : 0;
+	wc.arch = r->arch;
 	if ((rc = ptd_qwalk_new(&r->walk, &wc, r->err)) < 0)
 		return rc;
 	return announce(r, prog);
@@ -424,6 +459,7 @@ int ptd_exec_qemu_opts(const char *const argv[], const struct ptd_qemu_opts *opt
 	ptd_qwalk_free(r.walk);
 	ptd_qblocks_free(r.blocks);
 	ptd_classifier_free(r.cls);
+	ptd_qcode_free(r.code);
 	ptd_elfimage_free(r.img);
 	return rc;
 }

@@ -1,15 +1,17 @@
 /* The instructions of a qemu translation block, from its start address:
  * a cache of decoded blocks for the qemu execution source.
  *
- * A block is decoded the way qemu 7.2 (x86-64, user mode) forms a
- * translation block: from its start up to and including the first
- * control-flow instruction (classify.h), REP string instruction,
+ * A block is decoded the way qemu 7.2 (x86-64 or AArch64, user mode)
+ * forms a translation block: from its start up to and including the
+ * first control-flow instruction (classify.h), REP string instruction,
  * instruction that never retires, or instruction after which qemu ends
- * a block (pause, popf, xrstor); also ending before an instruction that
- * would reach into another page than the start's, after an instruction
- * whose successor is on another page, and after 512 instructions.  qemu
- * may end a block earlier (op buffer limits, exclusive execution): the
- * walker checks the next block's start against every instruction end. */
+ * a block (PTD_INSN_ENDTB: pause, popf, xrstor; isb, msr, ...); also
+ * ending before an instruction that would reach into another page than
+ * the start's, after an instruction whose successor is on another page,
+ * and after 512 instructions.  qemu may end a block earlier (op buffer
+ * limits, exclusive execution, AArch64 yield/wfe in a single-threaded
+ * program): the walker checks the next block's start against every
+ * instruction end.  The architecture is the classifier's. */
 #ifndef PTD_RECORD_QEMU_BLOCKS_H
 #define PTD_RECORD_QEMU_BLOCKS_H
 
@@ -35,7 +37,7 @@ struct ptd_qblock {
 	uint8_t kind;        /* enum ptd_qend */
 	uint8_t cls;         /* last instruction's class (PTD_X_NONE unless CF) */
 	uint8_t last_len;
-	uint8_t syscall;     /* last instruction is `syscall` */
+	uint8_t syscall;     /* last instruction is `syscall` (AArch64: SVC) */
 	int8_t sys_state;    /* 0: not looked at, 1: sysnr known, -1: unknown */
 	int64_t sysnr;
 };
@@ -63,7 +65,7 @@ uint64_t ptd_qblocks_insn_end(const struct ptd_qblocks *qb, const struct ptd_qbl
  * ptd_qblocks_insn_end(b, i)), or -1. */
 int ptd_qblocks_find_end(const struct ptd_qblocks *qb, const struct ptd_qblock *b, uint64_t addr);
 
-/* System call number of a block ending in `syscall` (classify.h's
+/* System call number of a block ending in `syscall` or SVC (classify.h's
  * constant tracking over the block).  Returns 1 and *nr, 0 if unknown. */
 int ptd_qblocks_sysnr(struct ptd_qblocks *qb, uint64_t start, int64_t *nr);
 

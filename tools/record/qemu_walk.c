@@ -11,18 +11,28 @@
 #define MAX_HELD (1u << 20)     /* sink calls held back at most */
 #define MARK_TTL 64             /* block starts a signal marker waits for its thread */
 
-#define NR_RT_SIGRETURN 15
-#define NR_EXIT 60
+/* system call numbers, per enum ptd_arch */
+static const struct { int64_t rt_sigreturn, exit; } sysnrs[] = {
+	[PTD_ARCH_X86_64] = { 15, 60 },
+	[PTD_ARCH_AARCH64] = { 139, 93 },
+};
 
 enum { R_EVENT, R_START, R_END, R_PEND };
-enum { PK_CF, PK_REP };         /* what a pending transfer leaves unknown */
+enum { STOP_NO, STOP_SURE, STOP_MAYBE };   /* qthr.stopped */
+/* what a pending transfer leaves unknown: where a branch went (PK_CF),
+ * whether a REP instruction was done (PK_REP), whether the block ran
+ * before the signal or was stopped before it (PK_STOP) */
+enum { PK_CF, PK_REP, PK_STOP };
 
 /* A sink call held back while an earlier transfer is unresolved.  R_PEND:
  * the instruction at ev.from (class ev.cls) went to an unknown T, where
- * the thread was interrupted and continued at `to2`. */
+ * the thread was interrupted and continued at `to2`.  PK_STOP: the block
+ * at `a` ran (its n instructions counted, its last one at ev.from, class
+ * ev.cls or PTD_X_NONE) unless T is a: then it was stopped before. */
 struct qrec {
 	uint8_t type, pkind, resolved;
 	int32_t tid;
+	uint32_t n;             /* PK_STOP: instructions counted for the block */
 	struct ptd_xev ev;
 	uint64_t a, b;          /* R_START: ppid<<32|ptid, ip.  R_END: icount, last_ip.
 	                           R_PEND: fall-through (cond) or REP ip, T once resolved */
@@ -32,7 +42,8 @@ struct qrec {
 struct qthr {
 	int32_t tid;
 	uint8_t live, have_cur;
-	uint8_t stopped;        /* cur was logged but did not run */
+	uint8_t stopped;        /* cur was logged but did not run: STOP_* */
+	uint32_t stop_group;    /* STOP_MAYBE: which "Stopped" line */
 	uint8_t rep_cont;       /* cur is a REP instruction already counted */
 	uint64_t cur, host;
 	uint64_t icount;
@@ -42,11 +53,13 @@ struct qthr {
 
 struct ptd_qwalk {
 	struct ptd_qwalk_cfg cfg;
+	int64_t nr_rt_sigreturn, nr_exit;
 	struct ptd_vec vcpu;    /* struct qthr, indexed by vCPU */
 	struct ptd_vec held;    /* struct qrec */
 	size_t head;            /* first held record not yet sent */
 	uint64_t seq0;          /* serial number of held[0] */
 	int32_t next_tid;
+	uint32_t stop_groups;   /* "Stopped" lines that named several threads */
 	unsigned marks;         /* signal markers not yet matched to a thread */
 	unsigned mark_age;
 	unsigned live_threads;
@@ -59,13 +72,19 @@ int ptd_qwalk_new(struct ptd_qwalk **out, const struct ptd_qwalk_cfg *cfg, struc
 	struct ptd_qwalk *w = calloc(1, sizeof(*w));
 
 	*out = NULL;
+	if (cfg->arch >= sizeof(sysnrs) / sizeof(sysnrs[0])) {
+		free(w);
+		return ptd_err_set(err, PTD_E_INVAL, "qemu walker: unknown architecture %u", cfg->arch);
+	}
 	if (!w)
 		return ptd_err_set(err, PTD_E_NOMEM, "qemu walker: out of memory");
 	w->cfg = *cfg;
+	w->nr_rt_sigreturn = sysnrs[cfg->arch].rt_sigreturn;
+	w->nr_exit = sysnrs[cfg->arch].exit;
 	w->vcpu = (struct ptd_vec)PTD_VEC_INIT(sizeof(struct qthr));
 	w->vcpu.limit = MAX_VCPUS;
 	w->held = (struct ptd_vec)PTD_VEC_INIT(sizeof(struct qrec));
-	w->held.limit = MAX_HELD + 16;
+	w->held.limit = 2 * (size_t)MAX_HELD + 16;   /* unsent < MAX_HELD, sent < unsent */
 	w->next_tid = cfg->pid;
 	*out = w;
 	return 0;
@@ -129,6 +148,11 @@ static int send(struct ptd_qwalk *w, const struct qrec *r)
 				return rc;
 			if (r->b == r->to2 && ev.cls != PTD_X_COND)
 				return 0;   /* guessed: the branch itself went there */
+		} else if (r->pkind == PK_STOP && r->b != r->a && ev.cls != PTD_X_NONE) {
+			ev.to = r->b;   /* the block ran, then its branch */
+			ev.taken = ev.cls != PTD_X_COND || r->b != ev.from + ev.insn_len;
+			if ((rc = send_event(w, r->tid, &ev)) < 0)
+				return rc;
 		}
 		w->st.async++;
 		return send_event(w, r->tid, &as);
@@ -154,6 +178,31 @@ static int flush(struct ptd_qwalk *w)
 	return 0;
 }
 
+/* The block of the PK_STOP record with serial seq did not run after all:
+ * take its n instructions back from its thread's icounts. */
+static void uncount(struct ptd_qwalk *w, uint64_t seq, uint32_t n)
+{
+	size_t i = (size_t)(seq - w->seq0);
+	int32_t tid = ((struct qrec *)ptd_vec_at(&w->held, i))->tid;
+
+	for (; i < w->held.len; i++) {
+		struct qrec *r = ptd_vec_at(&w->held, i);
+
+		if (r->tid != tid)
+			continue;
+		if (r->type == R_EVENT || r->type == R_PEND)
+			r->ev.icount -= n;
+		else if (r->type == R_END)
+			r->a -= n;
+	}
+	for (i = 0; i < w->vcpu.len; i++) {
+		struct qthr *t = ptd_vec_at(&w->vcpu, i);
+		if (t->live && t->tid == tid)
+			t->icount -= n;
+	}
+	w->st.insns -= n;
+}
+
 /* Resolve the held record with serial number seq with target t (guess:
  * make the best guess instead). */
 static void resolve(struct ptd_qwalk *w, uint64_t seq, uint64_t t, int guess)
@@ -167,15 +216,29 @@ static void resolve(struct ptd_qwalk *w, uint64_t seq, uint64_t t, int guess)
 		return;
 	if (guess) {
 		w->st.guessed++;
-		if (r->pkind == PK_REP || r->ev.cls == PTD_X_COND)
-			t = r->a;            /* REP: still at it; cond: not taken */
+		if (r->pkind == PK_REP || r->pkind == PK_STOP || r->ev.cls == PTD_X_COND)
+			t = r->a;            /* REP: still at it; stopped; cond: not taken */
 		else
 			t = r->to2;          /* indirect: went to where it next ran */
 	}
 	r->b = t;
 	r->resolved = 1;
+	if (r->pkind == PK_STOP && t == r->a)
+		uncount(w, seq, r->n);
 	if (!guess)
 		w->st.deferred++;
+}
+
+/* Drop the records already sent from the front of the queue (serial
+ * numbers stay: seq0 moves). */
+static void compact(struct ptd_qwalk *w)
+{
+	size_t keep = w->held.len - w->head;
+
+	memmove(w->held.data, ptd_vec_at(&w->held, w->head), keep * w->held.elsize);
+	w->seq0 += w->head;
+	w->held.len = keep;
+	w->head = 0;
 }
 
 static struct qrec *hold(struct ptd_qwalk *w, int type, int32_t tid)
@@ -188,6 +251,10 @@ static struct qrec *hold(struct ptd_qwalk *w, int type, int32_t tid)
 		if (flush(w) < 0)
 			return NULL;
 	}
+	/* a flush stops at the next unresolved transfer: what it sent stays
+	 * at the front until half the queue is such */
+	if (w->head > 0 && w->head >= w->held.len / 2)
+		compact(w);
 	r = ptd_vec_push(&w->held);
 	if (!r) {
 		ptd_err_set(w->err, PTD_E_NOMEM, "qemu walker: out of memory");
@@ -294,14 +361,97 @@ static int use_mark(struct ptd_qwalk *w)
 	return 1;
 }
 
+/* Would running block b lead to s (or qemu have ended it early there)?
+ * 1 yes, 0 no, -1 yes but s could as well be anything (the block ends in
+ * an indirect branch or a system call, or loops to itself). */
+static int follows(const struct ptd_qwalk *w, const struct ptd_qblock *b, uint64_t s)
+{
+	int yes;
+
+	if (ptd_qblocks_find_end(w->cfg.blocks, b, s) >= 0)
+		return 1;
+	switch (b->kind) {
+	case PTD_QEND_CF:
+		if (b->cls == PTD_X_COND)
+			yes = s == b->target || s == b->end;
+		else if (b->cls == PTD_X_JUMP || b->cls == PTD_X_CALL)
+			yes = s == b->target;
+		else
+			return -1;   /* indirect, system call: anywhere */
+		break;
+	case PTD_QEND_REP:
+		yes = s == b->last || s == b->end;
+		break;
+	default:
+		yes = s == b->end;
+		break;
+	}
+	return yes && s == b->start ? -1 : yes;
+}
+
+/* Thread t, one of a "Stopped" line's candidates, was the stopped one
+ * (how: STOP_SURE) or not (STOP_NO).  When that is sure (decisive), the
+ * others follow: only one was, and when all but one were not, that one
+ * was. */
+static void settle(struct ptd_qwalk *w, struct qthr *t, int how, int decisive)
+{
+	struct qthr *left = NULL;
+	unsigned n = 0;
+
+	t->stopped = (uint8_t)how;
+	for (size_t i = 0; decisive && i < w->vcpu.len; i++) {
+		struct qthr *o = ptd_vec_at(&w->vcpu, i);
+
+		if (o == t || !o->live || o->stopped != STOP_MAYBE || o->stop_group != t->stop_group)
+			continue;
+		if (how == STOP_SURE)
+			o->stopped = STOP_NO;
+		left = o;
+		n++;
+	}
+	if (how == STOP_NO && n == 1)
+		left->stopped = STOP_SURE;
+}
+
 /* The thread's block cur ran (or began to) and the thread now starts s. */
 static int advance(struct ptd_qwalk *w, struct qthr *t, uint64_t s)
 {
 	const struct ptd_qblock *b;
 	int rc, split;
 
+	if (t->stopped == STOP_MAYBE) {
+		/* one of several threads at this block did not run it: this
+		 * one if it starts the block again, not if it goes where the
+		 * block leads; a handler's return tells for one going elsewhere */
+		int f;
+
+		if ((rc = ptd_qblocks_get(w->cfg.blocks, t->cur, &b, w->err)) < 0)
+			return rc;
+		f = follows(w, b, s);
+		if (s == t->cur) {
+			settle(w, t, STOP_SURE, f == 0);
+		} else if (f == 0 && (b->kind == PTD_QEND_SEQ ||
+				      (b->kind == PTD_QEND_CF && b->cls <= PTD_X_CALL))) {
+			/* a signal handler: the signal came before the block
+			 * or after it; where the handler returns to tells */
+			uint64_t before = t->icount;
+
+			settle(w, t, STOP_NO, 0);
+			use_mark(w);
+			count(w, t, b->n);
+			rc = pend(w, t, PK_STOP, b->kind == PTD_QEND_CF ? b->cls : PTD_X_NONE, b->last_len,
+				  b->last, t->cur, s);
+			if (rc == 0)
+				((struct qrec *)ptd_vec_at(&w->held, w->held.len - 1))->n =
+					(uint32_t)(t->icount - before);
+			t->cur = s;
+			return rc;
+		} else {
+			settle(w, t, f ? STOP_NO : STOP_SURE, f == 1);
+		}
+	}
 	if (t->stopped) {
-		t->stopped = 0;
+		t->stopped = STOP_NO;
 		if (s == t->cur)
 			return 0;
 		use_mark(w);
@@ -345,7 +495,7 @@ static int advance(struct ptd_qwalk *w, struct qthr *t, uint64_t s)
 			uint64_t sys = b->last;
 
 			count(w, t, b->n);
-			if ((known && nr == NR_EXIT) ||
+			if ((known && nr == w->nr_exit) ||
 			    (b->syscall && !known && s != b->end && s != sys && !w->marks)) {
 				/* the thread is gone; its vCPU index runs a new one */
 				if ((rc = end_thread(w, t, b->end)) < 0)
@@ -353,7 +503,7 @@ static int advance(struct ptd_qwalk *w, struct qthr *t, uint64_t s)
 				return start_thread(w, t, s);
 			}
 			rc = out_event(w, t, PTD_X_SYSCALL, 1, b->last_len, sys, s);
-			if (known && nr == NR_RT_SIGRETURN) {
+			if (known && nr == w->nr_rt_sigreturn) {
 				if (t->nsig > 0) {
 					int64_t p = t->sigstk[--t->nsig];
 					if (p >= 0) {
@@ -465,16 +615,33 @@ int ptd_qwalk_block(struct ptd_qwalk *w, unsigned vcpu, uint64_t pc, uint64_t ho
 
 int ptd_qwalk_stopped(struct ptd_qwalk *w, uint64_t pc, uint64_t host, struct ptd_err *err)
 {
+	struct qthr *one = NULL;
+	unsigned n = 0;
+
 	w->err = err;
+	/* the line names no vCPU: when several threads are at this block,
+	 * their next blocks tell which one it was (advance) */
 	for (size_t i = 0; i < w->vcpu.len; i++) {
 		struct qthr *t = ptd_vec_at(&w->vcpu, i);
 
-		if (t->live && t->cur == pc && t->host == host && !t->stopped) {
-			t->stopped = 1;
-			return 0;
+		if (t->live && t->cur == pc && t->host == host && t->stopped != STOP_SURE) {
+			one = t;
+			n++;
 		}
 	}
-	return 0;   /* a block we did not see start: nothing to undo */
+	if (n > 1)
+		w->stop_groups++;
+	for (size_t i = 0; n > 1 && i < w->vcpu.len; i++) {
+		struct qthr *t = ptd_vec_at(&w->vcpu, i);
+
+		if (t->live && t->cur == pc && t->host == host && t->stopped != STOP_SURE) {
+			t->stopped = STOP_MAYBE;
+			t->stop_group = w->stop_groups;
+		}
+	}
+	if (n == 1)
+		one->stopped = STOP_SURE;
+	return 0;   /* none: a block we did not see start, nothing to undo */
 }
 
 void ptd_qwalk_signal(struct ptd_qwalk *w)
@@ -491,7 +658,7 @@ static int finish_thread(struct ptd_qwalk *w, struct qthr *t)
 	uint64_t last = t->cur;
 	int rc;
 
-	if (!t->stopped && ptd_qblocks_get(w->cfg.blocks, t->cur, &b, w->err) == 0) {
+	if (t->stopped != STOP_SURE && ptd_qblocks_get(w->cfg.blocks, t->cur, &b, w->err) == 0) {
 		if (b->kind == PTD_QEND_SEQ || (b->kind == PTD_QEND_CF && b->cls == PTD_X_SYSCALL)) {
 			count(w, t, b->n);   /* exit_group, or killed in a system call */
 			last = b->end;

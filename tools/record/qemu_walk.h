@@ -10,7 +10,12 @@
  *
  * What qemu's log adds and the walker takes:
  *   "Stopped execution of TB chain before" a block: that block did not
- *     run (ptd_qwalk_stopped);
+ *     run (ptd_qwalk_stopped).  The line names no thread: when several
+ *     are at that block, their next blocks tell which one it was (one
+ *     starting it again was stopped, one going where the block leads was
+ *     not, and when all but one were not, that one was); one going
+ *     elsewhere (a signal handler) is held back until the handler
+ *     returns: to the block's start if it was stopped;
  *   "--- SIGxxx" (with -d strace): a signal is being delivered to some
  *     thread (ptd_qwalk_signal); it tells a signal handler's entry from an
  *     indirect branch.
@@ -23,7 +28,10 @@
  * Threads: vCPU n's first block starts a thread (synthetic tid pid + k for
  * the k-th thread, creator = the main thread); a thread that makes the
  * exit system call ends, and the next block of its vCPU index (qemu reuses
- * indexes) starts a new thread. */
+ * indexes) starts a new thread.
+ *
+ * The same for x86-64 and AArch64 logs: only the system call numbers
+ * differ (cfg.arch). */
 #ifndef PTD_RECORD_QEMU_WALK_H
 #define PTD_RECORD_QEMU_WALK_H
 
@@ -38,6 +46,8 @@ struct ptd_qwalk_cfg {
 	struct ptd_qblocks *blocks;     /* borrowed */
 	int32_t pid;
 	uint64_t max_insns;             /* 0: no limit */
+	unsigned arch;                  /* enum ptd_arch (classify.h), for the
+	                                   numbers of exit and rt_sigreturn */
 };
 
 struct ptd_qwalk_stats {
@@ -54,7 +64,8 @@ struct ptd_qwalk_stats {
 
 struct ptd_qwalk;
 
-/* Returns 0 and *out (free with ptd_qwalk_free), or -PTD_E_NOMEM. */
+/* Returns 0 and *out (free with ptd_qwalk_free), or -PTD_E_NOMEM,
+ * -PTD_E_INVAL for an unknown cfg->arch. */
 int ptd_qwalk_new(struct ptd_qwalk **out, const struct ptd_qwalk_cfg *cfg, struct ptd_err *err);
 void ptd_qwalk_free(struct ptd_qwalk *w);
 

@@ -1,0 +1,228 @@
+/* Trace decoder backends: the interface every backend implements, and the
+ * one sample record they all emit.
+ *
+ * A backend is a table of operations (struct ptd_decoder_ops) registered in
+ * decoders/registry.c; nothing else switches on the trace type.  The model
+ * is pull, like libipt's pt_insn_next:
+ *
+ *     ops->create(&d, &auxinfo, &env, &err);
+ *     ops->feed(d, &buf, &err);                 buf is lent until the next feed
+ *     while ((n = ops->next(d, &sample, &err)) > 0)
+ *             use(&sample);                     n == 0: buf used up, feed more
+ *     ops->destroy(d);
+ *
+ * Decode errors inside the trace are not failures: they come out as GAP
+ * samples (the error, the trace offset, the IP) and the backend
+ * resynchronizes by itself.  next() fails only when the decoder cannot go on
+ * at all (out of memory, a broken library). */
+#ifndef PTD_DECODERS_DECODER_H
+#define PTD_DECODERS_DECODER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/err.h"
+#include "image.h"
+
+/* ---- what the caller tells a backend ----------------------------------- */
+
+enum ptd_cpu_vendor {
+	PTD_CPU_UNKNOWN = 0,   /* decode by the specification, apply no errata */
+	PTD_CPU_INTEL,
+	PTD_CPU_ARM,
+};
+
+/* The CPU the trace was recorded on, for errata (perf.data: the cpuid
+ * header, "GenuineIntel,6,142,10"; raw mode: --cpu F/M[/S]). */
+struct ptd_cpu {
+	int vendor;            /* enum ptd_cpu_vendor */
+	uint16_t family;
+	uint8_t model;
+	uint8_t stepping;
+};
+
+/* A backend setting given by name ("mtc-freq" = "4"); each backend lists
+ * the keys it knows in its header comment and refuses the others. */
+struct ptd_decoder_opt {
+	const char *key;
+	const char *value;
+};
+
+struct ptd_decoder_env {
+	struct ptd_cpu cpu;
+	/* The memory of the traced program: borrowed, must outlive the
+	 * decoder.  NULL: no memory (only packet-level information). */
+	const struct ptd_image *image;
+	/* Backend settings, borrowed during create() only. */
+	const struct ptd_decoder_opt *opts;
+	size_t nopts;
+};
+
+/* The AUXTRACE_INFO of a perf.data file; in raw mode type 0 and no priv. */
+struct ptd_auxinfo {
+	uint32_t type;          /* PERF_AUXTRACE_*: 1 Intel PT, 3 CoreSight ETM */
+	const uint64_t *priv;   /* priv[] words, borrowed during create() only */
+	size_t npriv;
+};
+
+/* A piece of trace. */
+struct ptd_auxbuf {
+	const uint8_t *data;    /* lent until the next feed() or destroy() */
+	size_t size;
+	uint64_t offset;        /* stream offset of data[0]; sample offsets add it */
+};
+
+/* ---- what a backend gives back ----------------------------------------- */
+
+enum ptd_trace_sample_kind {
+	PTD_TS_INSN = 1,    /* one instruction executed at ip */
+	PTD_TS_BRANCH,      /* control went from ip to to_ip after insn_count instructions */
+	PTD_TS_EVENT,       /* event: see enum ptd_event_type */
+	PTD_TS_GAP,         /* trace could not be decoded: err says why; trace is lost until the resync */
+	PTD_TS_DIAG,        /* a diagnostic that loses no trace (e.g. unknown CPU: no errata applied) */
+};
+
+enum ptd_exec_mode {
+	PTD_MODE_UNKNOWN = 0,
+	PTD_MODE_16,
+	PTD_MODE_32,
+	PTD_MODE_64,
+};
+
+enum ptd_insn_class {
+	PTD_INSN_UNKNOWN = 0,
+	PTD_INSN_OTHER,         /* not a control transfer */
+	PTD_INSN_CALL,          /* near call */
+	PTD_INSN_RETURN,        /* near return */
+	PTD_INSN_JUMP,          /* near unconditional jump */
+	PTD_INSN_COND_JUMP,     /* near conditional jump */
+	PTD_INSN_FAR_CALL,      /* syscall, sysenter, int, far call */
+	PTD_INSN_FAR_RETURN,    /* sysret, sysexit, iret, far ret */
+	PTD_INSN_FAR_JUMP,
+	PTD_INSN_PTWRITE,
+};
+
+/* Event types.  ip / to_ip meaning per type is in the comment; "ip" is not
+ * valid when PTD_SF_IP_SUPPRESSED is set. */
+enum ptd_event_type {
+	PTD_EV_ENABLED = 1,     /* tracing enabled; ip: where it resumes */
+	PTD_EV_RESUMED,         /* enabled again at the ip where it was disabled */
+	PTD_EV_DISABLED,        /* tracing disabled; ip: first branch target inside the filtered area */
+	PTD_EV_ASYNC_DISABLED,  /* disabled asynchronously; ip: the source ("at"), to_ip: as DISABLED's ip */
+	PTD_EV_INTERRUPT,       /* asynchronous branch; ip: from, to_ip: to */
+	PTD_EV_PAGING,          /* CR3 write; u.paging */
+	PTD_EV_ASYNC_PAGING,    /* asynchronous CR3 change at ip; u.paging */
+	PTD_EV_OVERFLOW,        /* the hardware lost trace; ip: where tracing resumed */
+	PTD_EV_EXEC_MODE,       /* execution mode from ip on: u.exec_mode */
+	PTD_EV_TSX,             /* transaction state at ip: u.tsx */
+	PTD_EV_STOP,            /* trace stopped (TraceStop) */
+	PTD_EV_VMCS,            /* VMCS base: u.vmcs */
+	PTD_EV_ASYNC_VMCS,      /* asynchronous VMCS change at ip: u.vmcs */
+	PTD_EV_EXSTOP,          /* execution stopped at ip */
+	PTD_EV_MWAIT,           /* MWAIT at ip: u.mwait */
+	PTD_EV_PWRE,            /* power state entry: u.pwre */
+	PTD_EV_PWRX,            /* power state exit: u.pwrx */
+	PTD_EV_PTWRITE,         /* PTWRITE at ip: u.ptwrite */
+	PTD_EV_TICK,            /* a timing update near ip (tsc) */
+	PTD_EV_CBR,             /* core:bus ratio: u.cbr */
+	PTD_EV_MNT,             /* maintenance packet: u.mnt */
+	PTD_EV_END_OF_TRACE,    /* the trace ends; ip suppressed when it ended with tracing disabled */
+};
+
+/* Sample flags. */
+enum {
+	PTD_SF_SPECULATIVE    = 1u << 0,  /* executed speculatively (inside a transaction) */
+	PTD_SF_IP_SUPPRESSED  = 1u << 1,  /* ip is not known */
+	PTD_SF_STATUS_UPDATE  = 1u << 2,  /* EVENT: restates state already known (PSB+), binds to no instruction */
+	PTD_SF_TIME           = 1u << 3,  /* tsc is valid */
+	PTD_SF_TRUNCATED      = 1u << 4,  /* INSN: the instruction runs past the end of its image section */
+	PTD_SF_NO_OFFSET      = 1u << 5,  /* offset is not known */
+};
+
+/* Gap kinds (GAP samples). */
+enum ptd_gap_kind {
+	PTD_GAPK_DECODE = 1,    /* decoding failed; the backend resynchronizes */
+	PTD_GAPK_SYNC,          /* resynchronizing itself failed */
+};
+
+struct ptd_trace_sample {
+	uint8_t kind;           /* enum ptd_trace_sample_kind */
+	uint8_t mode;           /* enum ptd_exec_mode at ip */
+	uint8_t iclass;         /* INSN: enum ptd_insn_class */
+	uint8_t size;           /* INSN: bytes in raw[] */
+	uint16_t event;         /* EVENT: enum ptd_event_type */
+	uint16_t gap_kind;      /* GAP: enum ptd_gap_kind */
+	uint32_t flags;         /* PTD_SF_* */
+	int32_t cpu, pid, tid;  /* -1 when unknown: backends leave them, the session fills them */
+	uint64_t ip;
+	uint64_t to_ip;
+	uint64_t tsc;           /* time stamp counter at the sample, with PTD_SF_TIME */
+	uint64_t offset;        /* trace stream offset: GAP/DIAG where decoding stopped, otherwise the
+	                         * position of the decoder when the sample was produced */
+	uint64_t insn_count;    /* instructions the sample stands for: INSN 1, BRANCH n, else 0 */
+	struct {
+		int code;           /* backend error code (negative), 0 for none */
+		const char *msg;    /* static text, never NULL for GAP and DIAG */
+	} err;
+	union {
+		struct { uint8_t mode; } exec_mode;                   /* enum ptd_exec_mode */
+		struct { uint8_t speculative, aborted; } tsx;
+		struct { uint64_t cr3; uint8_t non_root; } paging;
+		struct { uint64_t base; } vmcs;
+		struct { uint32_t hints, ext; } mwait;
+		struct { uint8_t state, sub_state, hw; } pwre;
+		struct { uint8_t last, deepest, interrupt, store, autonomous; } pwrx;
+		struct { uint64_t payload; uint8_t size; } ptwrite;
+		struct { uint16_t ratio; } cbr;
+		struct { uint64_t payload; } mnt;
+	} u;                    /* EVENT payload */
+	uint8_t raw[16];        /* INSN: the instruction bytes (size of them) */
+};
+
+/* ---- the backend ------------------------------------------------------- */
+
+struct ptd_decoder;   /* each backend defines its own */
+
+struct ptd_decoder_ops {
+	const char *name;           /* "intel-pt", "cs-etm" */
+	uint32_t auxtrace_type;     /* PERF_AUXTRACE_INTEL_PT = 1, CS_ETM = 3 */
+
+	/* A decoder for one trace stream.  env->image is borrowed for the
+	 * decoder's life; info and env->opts only during the call.
+	 * env must not be NULL; info may be (raw input).
+	 * Returns 0 and sets *out; -PTD_E_INVAL for a bad option value or an
+	 * unknown option; -PTD_E_UNSUPPORTED for AUXTRACE_INFO settings the
+	 * backend cannot take; -PTD_E_NOMEM; -PTD_E_IO when an image file
+	 * cannot be used. */
+	int (*create)(struct ptd_decoder **out, const struct ptd_auxinfo *info,
+		      const struct ptd_decoder_env *env, struct ptd_err *err);
+
+	/* Hand over the next piece of trace, replacing the previous one (the
+	 * decoder synchronizes afresh in it).  buf->data is lent until the
+	 * next feed() or destroy().  Returns 0, or -PTD_E_NOMEM. */
+	int (*feed)(struct ptd_decoder *d, const struct ptd_auxbuf *buf, struct ptd_err *err);
+
+	/* The next sample.  Returns 1 with *out filled; 0 when the fed trace is
+	 * used up (samples queued before it, such as DIAG, come first); a
+	 * negative -PTD_E_* when decoding cannot continue at all. */
+	int (*next)(struct ptd_decoder *d, struct ptd_trace_sample *out, struct ptd_err *err);
+
+	/* NULL-safe. */
+	void (*destroy)(struct ptd_decoder *d);
+};
+
+/* ---- the registry (decoders/registry.c) -------------------------------- */
+
+/* The backend called name, or NULL (also when it was not built). */
+const struct ptd_decoder_ops *ptd_decoder_find(const char *name);
+
+/* The backend for a PERF_AUXTRACE_* type, or NULL. */
+const struct ptd_decoder_ops *ptd_decoder_for_auxtrace(uint32_t type);
+
+/* Backend i of those built, in registration order; NULL past the last. */
+const struct ptd_decoder_ops *ptd_decoder_at(size_t i);
+
+/* A sample with every field at its "unknown" value: kind 0, cpu/pid/tid -1. */
+void ptd_trace_sample_init(struct ptd_trace_sample *s);
+
+#endif
