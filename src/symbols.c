@@ -1,0 +1,599 @@
+/* Symbols of an ELF dso as perf script prints them (see symbols.h for the
+ * rules).  The ELF headers and tables are read directly with pread and
+ * checked against the file size: ELF32 and ELF64, little-endian. */
+#include "symbols.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_SECTIONS (1u << 20)
+
+struct sym {
+	uint64_t start, end;  /* file offsets, [start, end) */
+	uint32_t name;        /* offset in the string table */
+	uint32_t idx;         /* index in the ELF symbol table (sort ties) */
+	uint8_t bind;
+};
+
+struct load {
+	uint64_t vaddr, offset, size;
+};
+
+struct ptd_symtab {
+	struct sym *syms;
+	size_t n;
+	char *strs;           /* the symbols' string table, NUL-terminated */
+	size_t strsz;
+	struct load *loads;
+	size_t nloads;
+};
+
+struct shdr {
+	uint32_t name, type, link;
+	uint64_t flags, addr, offset, size, entsize;
+};
+
+/* What one load needs while it reads. */
+struct elf {
+	const char *path;
+	int fd;
+	uint64_t fsize;
+	int is64;
+	uint16_t machine;
+	struct shdr *sh;
+	uint32_t shnum;
+	char *shstr;          /* section names (NULL until needed) */
+	uint64_t shstrsz;
+	uint32_t shstrndx;
+	struct ptd_err *err;
+};
+
+static int bad(struct elf *e, int code, const char *what)
+{
+	return ptd_err_set(e->err, code, "%s: %s", e->path, what);
+}
+
+/* [off, off+size) inside the file? */
+static int in_file(const struct elf *e, uint64_t off, uint64_t size)
+{
+	return size <= e->fsize && off <= e->fsize - size;
+}
+
+static int read_at(struct elf *e, void *buf, uint64_t size, uint64_t off, const char *what)
+{
+	ssize_t got;
+
+	if (!in_file(e, off, size))
+		return ptd_err_set(e->err, PTD_E_TRUNCATED, "%s: %s (%#llx bytes at %#llx) runs past the end of the file (%#llx bytes)",
+				   e->path, what, (unsigned long long)size, (unsigned long long)off,
+				   (unsigned long long)e->fsize);
+	got = pread(e->fd, buf, size, (off_t)off);
+	if (got < 0)
+		return ptd_err_set(e->err, PTD_E_IO, "%s: reading %s: %s", e->path, what, strerror(errno));
+	if ((uint64_t)got != size)
+		return ptd_err_set(e->err, PTD_E_TRUNCATED, "%s: %s: short read", e->path, what);
+	return 0;
+}
+
+/* A whole section's bytes plus a NUL, malloc'd. */
+static int read_section(struct elf *e, const struct shdr *s, char **out, const char *what)
+{
+	char *buf;
+	int rc;
+
+	if (s->type == SHT_NOBITS)
+		return ptd_err_set(e->err, PTD_E_FORMAT, "%s: %s has no contents (NOBITS)", e->path, what);
+	if (s->size > PTD_SYMTAB_MAX_BYTES)
+		return ptd_err_set(e->err, PTD_E_LIMIT, "%s: %s is %llu bytes (limit %u)", e->path, what,
+				   (unsigned long long)s->size, PTD_SYMTAB_MAX_BYTES);
+	if (!in_file(e, s->offset, s->size))
+		return read_at(e, NULL, s->size, s->offset, what);
+	buf = malloc(s->size + 1);
+	if (!buf)
+		return bad(e, PTD_E_NOMEM, "out of memory");
+	rc = read_at(e, buf, s->size, s->offset, what);
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	buf[s->size] = 0;
+	*out = buf;
+	return 0;
+}
+
+static int read_ehdr(struct elf *e, Elf64_Ehdr *h)
+{
+	unsigned char id[EI_NIDENT];
+	int rc;
+
+	if (e->fsize < EI_NIDENT)
+		return bad(e, PTD_E_TRUNCATED, "shorter than an ELF identification");
+	rc = read_at(e, id, EI_NIDENT, 0, "ELF identification");
+	if (rc)
+		return rc;
+	if (memcmp(id, ELFMAG, SELFMAG))
+		return bad(e, PTD_E_UNSUPPORTED, "not an ELF file");
+	if (id[EI_CLASS] != ELFCLASS32 && id[EI_CLASS] != ELFCLASS64)
+		return bad(e, PTD_E_FORMAT, "bad ELF class");
+	if (id[EI_DATA] != ELFDATA2LSB)
+		return bad(e, PTD_E_UNSUPPORTED, "not a little-endian ELF file");
+	e->is64 = id[EI_CLASS] == ELFCLASS64;
+	if (e->is64)
+		return read_at(e, h, sizeof(*h), 0, "ELF header");
+	{
+		Elf32_Ehdr h32;
+
+		rc = read_at(e, &h32, sizeof(h32), 0, "ELF header");
+		if (rc)
+			return rc;
+		memset(h, 0, sizeof(*h));
+		h->e_machine = h32.e_machine;
+		h->e_phoff = h32.e_phoff;
+		h->e_shoff = h32.e_shoff;
+		h->e_phentsize = h32.e_phentsize;
+		h->e_phnum = h32.e_phnum;
+		h->e_shentsize = h32.e_shentsize;
+		h->e_shnum = h32.e_shnum;
+		h->e_shstrndx = h32.e_shstrndx;
+	}
+	return 0;
+}
+
+static void decode_shdr(const struct elf *e, const unsigned char *p, struct shdr *s)
+{
+	if (e->is64) {
+		Elf64_Shdr h;
+
+		memcpy(&h, p, sizeof(h));
+		*s = (struct shdr){ h.sh_name, h.sh_type, h.sh_link, h.sh_flags, h.sh_addr,
+				    h.sh_offset, h.sh_size, h.sh_entsize };
+	} else {
+		Elf32_Shdr h;
+
+		memcpy(&h, p, sizeof(h));
+		*s = (struct shdr){ h.sh_name, h.sh_type, h.sh_link, h.sh_flags, h.sh_addr,
+				    h.sh_offset, h.sh_size, h.sh_entsize };
+	}
+}
+
+/* The section header table (extended numbering through section 0). */
+static int read_sections(struct elf *e, const Elf64_Ehdr *h)
+{
+	size_t shsz = e->is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
+	unsigned char *buf;
+	uint64_t num = h->e_shnum;
+	uint32_t i;
+	int rc;
+
+	e->shstrndx = h->e_shstrndx;
+	if (!h->e_shoff)
+		return 0;  /* no sections: no symbols */
+	if (h->e_shentsize < shsz)
+		return bad(e, PTD_E_FORMAT, "section header entries too small");
+	if (num == 0 || e->shstrndx == SHN_XINDEX) {
+		unsigned char first[sizeof(Elf64_Shdr)];
+		struct shdr s0;
+
+		rc = read_at(e, first, shsz, h->e_shoff, "section header 0");
+		if (rc)
+			return rc;
+		decode_shdr(e, first, &s0);
+		if (num == 0)
+			num = s0.size;
+		if (e->shstrndx == SHN_XINDEX)
+			e->shstrndx = s0.link;
+	}
+	if (num > MAX_SECTIONS)
+		return bad(e, PTD_E_LIMIT, "too many sections");
+	if (!in_file(e, h->e_shoff, num * h->e_shentsize))
+		return read_at(e, NULL, num * h->e_shentsize, h->e_shoff, "section header table");
+	buf = malloc(num * h->e_shentsize + 1);
+	e->sh = calloc(num ? num : 1, sizeof(*e->sh));
+	if (!buf || !e->sh) {
+		free(buf);
+		return bad(e, PTD_E_NOMEM, "out of memory");
+	}
+	rc = read_at(e, buf, num * h->e_shentsize, h->e_shoff, "section header table");
+	if (!rc) {
+		for (i = 0; i < num; i++)
+			decode_shdr(e, buf + (size_t)i * h->e_shentsize, &e->sh[i]);
+		e->shnum = (uint32_t)num;
+	}
+	free(buf);
+	return rc;
+}
+
+/* PT_LOAD segments with contents (max(filesz, memsz) > 0). */
+static int read_loads(struct elf *e, const Elf64_Ehdr *h, struct ptd_symtab *t)
+{
+	size_t phsz = e->is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
+	unsigned char *buf;
+	uint32_t i;
+	int rc;
+
+	if (!h->e_phoff || !h->e_phnum)
+		return 0;
+	if (h->e_phentsize < phsz)
+		return bad(e, PTD_E_FORMAT, "program header entries too small");
+	buf = malloc((size_t)h->e_phnum * h->e_phentsize);
+	t->loads = calloc(h->e_phnum, sizeof(*t->loads));
+	if (!buf || !t->loads) {
+		free(buf);
+		return bad(e, PTD_E_NOMEM, "out of memory");
+	}
+	rc = read_at(e, buf, (uint64_t)h->e_phnum * h->e_phentsize, h->e_phoff, "program header table");
+	for (i = 0; !rc && i < h->e_phnum; i++) {
+		const unsigned char *p = buf + (size_t)i * h->e_phentsize;
+		uint64_t type, vaddr, offset, filesz, memsz;
+
+		if (e->is64) {
+			Elf64_Phdr ph;
+
+			memcpy(&ph, p, sizeof(ph));
+			type = ph.p_type, vaddr = ph.p_vaddr, offset = ph.p_offset;
+			filesz = ph.p_filesz, memsz = ph.p_memsz;
+		} else {
+			Elf32_Phdr ph;
+
+			memcpy(&ph, p, sizeof(ph));
+			type = ph.p_type, vaddr = ph.p_vaddr, offset = ph.p_offset;
+			filesz = ph.p_filesz, memsz = ph.p_memsz;
+		}
+		if (type != PT_LOAD || (!filesz && !memsz))
+			continue;
+		t->loads[t->nloads++] = (struct load){ vaddr, offset, filesz > memsz ? filesz : memsz };
+	}
+	free(buf);
+	return rc;
+}
+
+static const struct load *load_of(const struct ptd_symtab *t, uint64_t vaddr)
+{
+	size_t i;
+
+	for (i = 0; i < t->nloads; i++)
+		if (vaddr >= t->loads[i].vaddr && vaddr - t->loads[i].vaddr < t->loads[i].size)
+			return &t->loads[i];
+	return NULL;
+}
+
+/* Name of section s (the section name table is read on first use). */
+static int section_name(struct elf *e, const struct shdr *s, const char **name)
+{
+	int rc;
+
+	if (!e->shstr) {
+		if (e->shstrndx == SHN_UNDEF || e->shstrndx >= e->shnum)
+			return bad(e, PTD_E_FORMAT, "bad section name table index");
+		rc = read_section(e, &e->sh[e->shstrndx], &e->shstr, "section name table");
+		if (rc)
+			return rc;
+		e->shstrsz = e->sh[e->shstrndx].size;
+	}
+	if (s->name >= e->shstrsz || !memchr(e->shstr + s->name, 0, e->shstrsz - s->name))
+		return bad(e, PTD_E_FORMAT, "section name outside the section name table");
+	*name = e->shstr + s->name;
+	return 0;
+}
+
+/* One ELF symbol, decoded. */
+struct esym {
+	uint64_t value, size;
+	uint32_t name;
+	uint16_t shndx;
+	uint8_t type, bind, vis;
+};
+
+static void decode_sym(const struct elf *e, const unsigned char *p, struct esym *s)
+{
+	if (e->is64) {
+		Elf64_Sym y;
+
+		memcpy(&y, p, sizeof(y));
+		*s = (struct esym){ y.st_value, y.st_size, y.st_name, y.st_shndx,
+				    ELF64_ST_TYPE(y.st_info), ELF64_ST_BIND(y.st_info),
+				    ELF64_ST_VISIBILITY(y.st_other) };
+	} else {
+		Elf32_Sym y;
+
+		memcpy(&y, p, sizeof(y));
+		*s = (struct esym){ y.st_value, y.st_size, y.st_name, y.st_shndx,
+				    ELF32_ST_TYPE(y.st_info), ELF32_ST_BIND(y.st_info),
+				    ELF32_ST_VISIBILITY(y.st_other) };
+	}
+}
+
+/* perf's filter for one symbol: 1 keep, 0 skip, <0 error.  On keep, *start
+ * is the symbol's file offset. */
+static int accept(struct elf *e, const struct ptd_symtab *t, const struct esym *s,
+		  const char *name, uint64_t *start)
+{
+	int named = s->name != 0, defined = s->shndx != SHN_UNDEF;
+	int is_func = (s->type == STT_FUNC || s->type == STT_GNU_IFUNC) && named && defined;
+	int is_obj = s->type == STT_OBJECT && named && defined;
+	int is_label = s->type == STT_NOTYPE && named && defined && s->shndx != SHN_ABS &&
+		       s->vis != STV_HIDDEN && s->vis != STV_INTERNAL;
+	const struct shdr *sec;
+	const struct load *l;
+	uint64_t v = s->value;
+	int rc;
+
+	if (!is_func && !is_obj && !is_label)
+		return 0;
+	if ((e->machine == EM_ARM || e->machine == EM_AARCH64) && name[0] == '$' && name[1] &&
+	    strchr("adtx", name[1]) && (name[2] == 0 || name[2] == '.'))
+		return 0;
+	if (s->shndx == SHN_ABS)
+		return 0;
+	if (s->shndx >= e->shnum)  /* perf fails the whole table here too */
+		return ptd_err_set(e->err, PTD_E_FORMAT, "%s: symbol '%s': section index %u out of range",
+				   e->path, name, s->shndx);
+	sec = &e->sh[s->shndx];
+	if (!(sec->flags & SHF_ALLOC))
+		return 0;
+	if (is_label) {
+		const char *sname = NULL;
+
+		rc = section_name(e, sec, &sname);
+		if (rc)
+			return rc;
+		if (!strstr(sname, "text") && !strstr(sname, "data"))
+			return 0;
+	}
+	if (e->machine == EM_ARM && s->type == STT_FUNC && (v & 1))
+		v--;
+	l = load_of(t, v);
+	*start = l ? v - (l->vaddr - l->offset) : v - (sec->addr - sec->offset);
+	return 1;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static size_t underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* perf's choose_best_symbol: 1 when b is better than a (a wins ties). */
+static int b_is_better(const struct ptd_symtab *t, const struct sym *a, const struct sym *b)
+{
+	const char *na = t->strs + a->name, *nb = t->strs + b->name;
+	int za = a->end == a->start, zb = b->end == b->start;
+	int wa = a->bind == STB_WEAK, wb = b->bind == STB_WEAK;
+	int ga = a->bind == STB_GLOBAL, gb = b->bind == STB_GLOBAL;
+	size_t ua, ub, la, lb;
+
+	if (za != zb)
+		return za;
+	if (wa != wb)
+		return wa;
+	if (ga != gb)
+		return gb;
+	ua = underscores(na), ub = underscores(nb);
+	if (ua != ub)
+		return ub < ua;
+	la = strlen(na), lb = strlen(nb);
+	return lb > la;
+}
+
+/* Sort, give zero-size symbols their ends, keep one symbol per start. */
+static void finish(struct ptd_symtab *t)
+{
+	size_t i, out;
+	struct sym cur;
+
+	if (!t->n)
+		return;
+	qsort(t->syms, t->n, sizeof(*t->syms), by_start);
+	for (i = 0; i + 1 < t->n; i++)
+		if (t->syms[i].end == t->syms[i].start)
+			t->syms[i].end = t->syms[i + 1].start;
+	if (t->syms[t->n - 1].end == t->syms[t->n - 1].start) {
+		uint64_t s = t->syms[t->n - 1].start;
+		uint64_t up = s > UINT64_MAX - 8191 ? UINT64_MAX : ((s + 4095) & ~(uint64_t)4095) + 4096;
+
+		t->syms[t->n - 1].end = up;
+	}
+	cur = t->syms[0];
+	out = 0;
+	for (i = 1; i < t->n; i++) {
+		if (t->syms[i].start != cur.start) {
+			t->syms[out++] = cur;
+			cur = t->syms[i];
+		} else if (b_is_better(t, &cur, &t->syms[i])) {
+			cur = t->syms[i];
+		}
+	}
+	t->syms[out++] = cur;
+	t->n = out;
+}
+
+static int read_symbols(struct elf *e, struct ptd_symtab *t)
+{
+	size_t symsz = e->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
+	const struct shdr *tab = NULL, *str;
+	char *raw = NULL;
+	uint64_t nsyms, i;
+	uint32_t k;
+	int rc;
+
+	for (k = 0; k < e->shnum && !tab; k++)
+		if (e->sh[k].type == SHT_SYMTAB)
+			tab = &e->sh[k];
+	for (k = 0; k < e->shnum && !tab; k++)
+		if (e->sh[k].type == SHT_DYNSYM)
+			tab = &e->sh[k];
+	if (!tab)
+		return 0;
+	if (tab->entsize != symsz)
+		return bad(e, PTD_E_FORMAT, "symbol table entry size is not the ELF symbol size");
+	if (tab->link == SHN_UNDEF || tab->link >= e->shnum)
+		return bad(e, PTD_E_FORMAT, "symbol table's string table index out of range");
+	str = &e->sh[tab->link];
+	nsyms = tab->size / symsz;
+	if (nsyms > PTD_SYMTAB_MAX_SYMS)
+		return bad(e, PTD_E_LIMIT, "too many symbols");
+	rc = read_section(e, str, &t->strs, "symbol string table");
+	if (rc)
+		return rc;
+	t->strsz = str->size;
+	rc = read_section(e, tab, &raw, "symbol table");
+	if (rc)
+		return rc;
+	t->syms = malloc((nsyms ? nsyms : 1) * sizeof(*t->syms));
+	if (!t->syms) {
+		free(raw);
+		return bad(e, PTD_E_NOMEM, "out of memory");
+	}
+	for (i = 0; i < nsyms; i++) {
+		struct esym s;
+		const char *name = "";
+		uint64_t start = 0;
+
+		decode_sym(e, (const unsigned char *)raw + i * symsz, &s);
+		if (s.name) {
+			if (s.name >= t->strsz) {
+				rc = ptd_err_set(e->err, PTD_E_FORMAT, "%s: symbol %llu: name outside the string table",
+						 e->path, (unsigned long long)i);
+				break;
+			}
+			name = t->strs + s.name;  /* NUL-terminated: read_section added one */
+		}
+		rc = accept(e, t, &s, name, &start);
+		if (rc < 0)
+			break;
+		if (!rc)
+			continue;
+		rc = 0;
+		t->syms[t->n++] = (struct sym){
+			start, s.size && start + s.size > start ? start + s.size : (s.size ? UINT64_MAX : start),
+			s.name, (uint32_t)i, s.bind };
+	}
+	free(raw);
+	if (rc < 0)
+		return rc;
+	finish(t);
+	return 0;
+}
+
+int ptd_symtab_load(const char *path, struct ptd_symtab **out, struct ptd_err *err)
+{
+	struct elf e = { .path = path, .fd = -1, .err = err };
+	struct ptd_symtab *t;
+	Elf64_Ehdr h;
+	struct stat st;
+	int rc;
+
+	*out = NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return ptd_err_set(err, PTD_E_NOMEM, "%s: out of memory", path);
+	e.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (e.fd < 0) {
+		rc = ptd_err_set(err, PTD_E_IO, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (fstat(e.fd, &st) || !S_ISREG(st.st_mode)) {
+		rc = ptd_err_set(err, PTD_E_IO, "%s: not a regular file", path);
+		goto out;
+	}
+	e.fsize = (uint64_t)st.st_size;
+	rc = read_ehdr(&e, &h);
+	if (!rc) {
+		e.machine = h.e_machine;
+		rc = read_loads(&e, &h, t);
+	}
+	if (!rc)
+		rc = read_sections(&e, &h);
+	if (!rc)
+		rc = read_symbols(&e, t);
+out:
+	if (e.fd >= 0)
+		close(e.fd);
+	free(e.sh);
+	free(e.shstr);
+	if (rc) {
+		ptd_symtab_free(t);
+		return rc;
+	}
+	/* drop the unused tail of the symbol array */
+	if (t->n) {
+		struct sym *s = realloc(t->syms, t->n * sizeof(*s));
+
+		if (s)
+			t->syms = s;
+	}
+	*out = t;
+	return 0;
+}
+
+void ptd_symtab_free(struct ptd_symtab *t)
+{
+	if (!t)
+		return;
+	free(t->syms);
+	free(t->strs);
+	free(t->loads);
+	free(t);
+}
+
+size_t ptd_symtab_count(const struct ptd_symtab *t)
+{
+	return t->n;
+}
+
+size_t ptd_symtab_bytes(const struct ptd_symtab *t)
+{
+	return sizeof(*t) + t->n * sizeof(*t->syms) + t->strsz + t->nloads * sizeof(*t->loads);
+}
+
+int ptd_symtab_lookup(const struct ptd_symtab *t, uint64_t off, const char **name,
+		      uint64_t *symoff)
+{
+	size_t lo = 0, hi = t->n;
+	const struct sym *s;
+
+	/* the last symbol starting at or below off */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->syms[mid].start <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return -PTD_E_NOTFOUND;
+	s = &t->syms[lo - 1];
+	if (off >= s->end && off != s->start)
+		return -PTD_E_NOTFOUND;
+	*name = t->strs + s->name;
+	*symoff = off - s->start;
+	return 0;
+}
+
+int ptd_symtab_vaddr_to_offset(const struct ptd_symtab *t, uint64_t vaddr, uint64_t *off)
+{
+	const struct load *l = load_of(t, vaddr);
+
+	if (!l)
+		return -PTD_E_NOTFOUND;
+	*off = vaddr - l->vaddr + l->offset;
+	return 0;
+}

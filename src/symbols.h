@@ -1,0 +1,89 @@
+/* Symbols of a user-space ELF file (a dso), resolved the way perf script
+ * prints them (-F sym,symoff: "name+0xoff").
+ *
+ * Addresses.  Lookups take a FILE OFFSET in the dso, which is what perf
+ * resolves against for user-space samples: offset = ip - map.start +
+ * map.pgoff for the map (struct ptd_map) the ip falls in.  Symbols are
+ * moved to file offsets as perf moves them: st_value - (p_vaddr - p_offset)
+ * of the PT_LOAD segment containing st_value (else of the symbol's
+ * section).  ptd_symtab_vaddr_to_offset converts a link-time virtual
+ * address (what nm and readelf show; also the runtime ip of a non-PIE
+ * executable) with the same rule.
+ *
+ * Rules (perf's util/symbol-elf.c dso__load_sym and util/symbol.c):
+ *  - .symtab (SHT_SYMTAB) when there is one, else .dynsym (SHT_DYNSYM);
+ *  - kept: FUNC / GNU_IFUNC and OBJECT symbols with a name and a defined
+ *    section; NOTYPE "labels" with a name, not ABS, not hidden/internal,
+ *    in a section whose name contains "text" or "data"; never SHN_ABS,
+ *    never in a section without SHF_ALLOC, never ARM mapping symbols
+ *    ($a $d $t $x); ARM thumb functions lose bit 0;
+ *  - symbols are sorted by start (equal starts: symbol table order); a
+ *    symbol of size 0 then ends where the next one starts (the last one
+ *    at its start rounded up to 4 KiB, plus 4 KiB); then of symbols with
+ *    equal starts one survives: nonzero size, then not weak, then global,
+ *    then fewer leading underscores, then the longer name, then the first;
+ *  - an offset belongs to the last symbol starting at or below it when it
+ *    is below that symbol's end (or equals a zero-size symbol's start).
+ * Not done: C++/Rust demangling, synthesized "@plt" symbols, debuglink /
+ * build-id debug files, kernel and module symbols, perf's choice among
+ * overlapping (nested) symbols, which depends on its rb-tree's shape.
+ *
+ * Input is untrusted: every header, table and name is checked against the
+ * file; a damaged file gives -PTD_E_FORMAT / -PTD_E_TRUNCATED. */
+#ifndef PTD_SYMBOLS_H
+#define PTD_SYMBOLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/err.h"
+
+/* Limits on one file: symbols read, bytes of one symbol or string table. */
+#define PTD_SYMTAB_MAX_SYMS   (1u << 24)
+#define PTD_SYMTAB_MAX_BYTES  (256u << 20)
+
+struct ptd_symtab;
+
+/* Read the symbols of the ELF file at path.  On success *out is a new table
+ * owned by the caller (ptd_symtab_free); a file without symbols gives an
+ * empty table.  Returns 0 or -PTD_E_IO / _FORMAT / _TRUNCATED /
+ * _UNSUPPORTED (big-endian, not ELF) / _LIMIT / _NOMEM. */
+int ptd_symtab_load(const char *path, struct ptd_symtab **out, struct ptd_err *err);
+void ptd_symtab_free(struct ptd_symtab *t);
+
+/* Symbols kept after the duplicate pass. */
+size_t ptd_symtab_count(const struct ptd_symtab *t);
+/* Bytes the table holds (for the cache's bound). */
+size_t ptd_symtab_bytes(const struct ptd_symtab *t);
+
+/* The symbol at file offset `off`: *name (borrowed from the table) and
+ * *symoff = off - symbol start.  Returns 0 or -PTD_E_NOTFOUND (perf prints
+ * "[unknown]"). */
+int ptd_symtab_lookup(const struct ptd_symtab *t, uint64_t off, const char **name,
+		      uint64_t *symoff);
+
+/* Link-time virtual address -> file offset through the first PT_LOAD that
+ * contains it.  Returns 0 or -PTD_E_NOTFOUND. */
+int ptd_symtab_vaddr_to_offset(const struct ptd_symtab *t, uint64_t vaddr, uint64_t *off);
+
+/* A cache of loaded tables by path, owned by the caller.  It holds at most
+ * max_files tables and max_bytes of them (0: 64 files, 512 MiB), dropping
+ * the least recently used; a table larger than max_bytes alone is still
+ * loaded and kept until the next load.  Failed loads are remembered too
+ * (the same error again, without rereading the file). */
+struct ptd_symcache;
+
+struct ptd_symcache *ptd_symcache_new(size_t max_files, size_t max_bytes);  /* NULL: no memory */
+void ptd_symcache_free(struct ptd_symcache *c);
+
+/* ptd_symtab_lookup on path's table, loading it on first use.  *name is
+ * borrowed: valid until the next call on the cache or its free.  Returns 0,
+ * -PTD_E_NOTFOUND, or the load's error (err says which file). */
+int ptd_symcache_lookup(struct ptd_symcache *c, const char *path, uint64_t off,
+			const char **name, uint64_t *symoff, struct ptd_err *err);
+
+/* ptd_symtab_vaddr_to_offset on path's table, loading it on first use. */
+int ptd_symcache_vaddr_to_offset(struct ptd_symcache *c, const char *path, uint64_t vaddr,
+				 uint64_t *off, struct ptd_err *err);
+
+#endif

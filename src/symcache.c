@@ -1,0 +1,161 @@
+/* The symbol table cache (symbols.h): tables by path, least recently used
+ * dropped first, failed loads remembered with their error. */
+#include "symbols.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_FILES 64
+#define DEFAULT_BYTES ((size_t)512 << 20)
+
+struct entry {
+	char *path;
+	struct ptd_symtab *t;   /* NULL: the load failed with code / msg */
+	int code;
+	char *msg;
+	size_t bytes;
+	uint64_t used;          /* clock of the last use */
+};
+
+struct ptd_symcache {
+	struct entry *e;
+	size_t n, max_files;
+	size_t bytes, max_bytes;
+	uint64_t clock;
+	size_t last;            /* entry of the last lookup (checked first) */
+};
+
+struct ptd_symcache *ptd_symcache_new(size_t max_files, size_t max_bytes)
+{
+	struct ptd_symcache *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->max_files = max_files ? max_files : DEFAULT_FILES;
+	c->max_bytes = max_bytes ? max_bytes : DEFAULT_BYTES;
+	c->e = calloc(c->max_files, sizeof(*c->e));
+	if (!c->e) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+static void drop(struct ptd_symcache *c, size_t i)
+{
+	c->bytes -= c->e[i].bytes;
+	free(c->e[i].path);
+	free(c->e[i].msg);
+	ptd_symtab_free(c->e[i].t);
+	c->e[i] = c->e[--c->n];
+}
+
+void ptd_symcache_free(struct ptd_symcache *c)
+{
+	if (!c)
+		return;
+	while (c->n)
+		drop(c, c->n - 1);
+	free(c->e);
+	free(c);
+}
+
+/* Make room for `bytes` more in one more entry. */
+static void evict(struct ptd_symcache *c, size_t bytes)
+{
+	while (c->n && (c->n >= c->max_files || c->bytes + bytes > c->max_bytes)) {
+		size_t i, old = 0;
+
+		for (i = 1; i < c->n; i++)
+			if (c->e[i].used < c->e[old].used)
+				old = i;
+		drop(c, old);
+	}
+}
+
+/* path's entry, loaded now if needed; NULL only when out of memory. */
+static struct entry *get(struct ptd_symcache *c, const char *path, struct ptd_err *err)
+{
+	struct ptd_symtab *t = NULL;
+	struct ptd_err lerr;
+	struct entry *x;
+	size_t i, bytes;
+	int rc;
+
+	c->clock++;
+	if (c->last < c->n && !strcmp(c->e[c->last].path, path)) {
+		c->e[c->last].used = c->clock;
+		return &c->e[c->last];
+	}
+	for (i = 0; i < c->n; i++)
+		if (!strcmp(c->e[i].path, path)) {
+			c->e[i].used = c->clock;
+			c->last = i;
+			return &c->e[i];
+		}
+	ptd_err_clear(&lerr);
+	rc = ptd_symtab_load(path, &t, &lerr);
+	if (rc == -PTD_E_NOMEM) {
+		ptd_err_set(err, PTD_E_NOMEM, "%s", lerr.msg);
+		return NULL;
+	}
+	bytes = t ? ptd_symtab_bytes(t) : 0;
+	evict(c, bytes);
+	x = &c->e[c->n];
+	memset(x, 0, sizeof(*x));
+	x->path = strdup(path);
+	x->msg = rc ? strdup(lerr.msg) : NULL;
+	if (!x->path || (rc && !x->msg)) {
+		free(x->path);
+		free(x->msg);
+		ptd_symtab_free(t);
+		ptd_err_set(err, PTD_E_NOMEM, "symbol cache: out of memory");
+		return NULL;
+	}
+	x->t = t;
+	x->code = rc ? -rc : 0;
+	x->bytes = bytes;
+	x->used = c->clock;
+	c->bytes += bytes;
+	c->last = c->n++;
+	return x;
+}
+
+static int failed(const struct entry *x, struct ptd_err *err)
+{
+	return ptd_err_set(err, x->code, "%s", x->msg);
+}
+
+int ptd_symcache_lookup(struct ptd_symcache *c, const char *path, uint64_t off,
+			const char **name, uint64_t *symoff, struct ptd_err *err)
+{
+	struct entry *x = get(c, path, err);
+	int rc;
+
+	if (!x)
+		return -PTD_E_NOMEM;
+	if (!x->t)
+		return failed(x, err);
+	rc = ptd_symtab_lookup(x->t, off, name, symoff);
+	if (rc)
+		return ptd_err_set(err, PTD_E_NOTFOUND, "%s: no symbol at offset %#llx", path,
+				   (unsigned long long)off);
+	return 0;
+}
+
+int ptd_symcache_vaddr_to_offset(struct ptd_symcache *c, const char *path, uint64_t vaddr,
+				 uint64_t *off, struct ptd_err *err)
+{
+	struct entry *x = get(c, path, err);
+	int rc;
+
+	if (!x)
+		return -PTD_E_NOMEM;
+	if (!x->t)
+		return failed(x, err);
+	rc = ptd_symtab_vaddr_to_offset(x->t, vaddr, off);
+	if (rc)
+		return ptd_err_set(err, PTD_E_NOTFOUND, "%s: no PT_LOAD segment holds %#llx", path,
+				   (unsigned long long)vaddr);
+	return 0;
+}
