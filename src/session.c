@@ -291,14 +291,11 @@ static int take_gap(struct ptd_session *s, const struct ptd_event *ev, struct pt
 			return -err->code;
 		g.cause = ev->type == PTD_REC_LOST ? PTD_GAP_LOST : PTD_GAP_LOST_SAMPLES;
 		g.count = l.lost;
-		if (ev->type == PTD_REC_LOST) {
-			s->stats.lost += l.lost;
-		} else {
+		if (ev->type == PTD_REC_LOST_SAMPLES) {
 			struct ptd_evlist *el = ptd_reader_evlist(s->reader);
 			struct ptd_evsel *es = el->evsels.len == 1 ? ev->evsel :
 				ptd_evlist_by_id(el, ev->sid.id);
 
-			s->stats.lost_samples += l.lost;
 			if (es && !evsel_counters(s))
 				s->stats.nr_lost_samples[es->idx] += l.lost;
 		}

@@ -28,7 +28,6 @@ struct ptd_session_stats {
 	uint64_t *nr_lost_samples;  /* per evsel index: sum of LOST_SAMPLES' lost */
 	size_t nr_evsels;
 	uint64_t first_time, last_time;   /* range of sample/sample_id times; 0 if none */
-	uint64_t lost, lost_samples;      /* events lost as LOST / LOST_SAMPLES say */
 	uint64_t auxtrace_bytes;
 };
 

@@ -15,14 +15,6 @@ void ptd_dump_init(struct ptd_dump *d, FILE *out)
 	d->arch = "";
 }
 
-void ptd_dump_hex(FILE *f, uint64_t v)
-{
-	if (v)
-		fprintf(f, "%#" PRIx64, v);
-	else
-		fputc('0', f);
-}
-
 const char *ptd_dump_evsel_name(struct ptd_session *s, const struct ptd_evsel *ev)
 {
 	static char buf[64];
@@ -90,12 +82,8 @@ static void prefix(struct ptd_dump *d, const struct ptd_event *ev)
 
 static void p_mmap(FILE *f, const struct ptd_event *ev, const struct ptd_rec_mmap *m)
 {
-	fprintf(f, " %d/%d: [", (int)m->pid, (int)m->tid);
-	ptd_dump_hex(f, m->start);
-	fputc('(', f);
-	ptd_dump_hex(f, m->len);
-	fputs(") @ ", f);
-	ptd_dump_hex(f, m->pgoff);
+	fprintf(f, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64, (int)m->pid, (int)m->tid,
+		m->start, m->len, m->pgoff);
 	if (!m->mmap2) {
 		fprintf(f, "]: %c %s\n", (ev->misc & PTD_MISC_MMAP_DATA) ? 'r' : 'x', m->filename);
 		return;
@@ -196,9 +184,8 @@ static void p_auxtrace_error(FILE *f, const struct ptd_rec_auxtrace_error *e)
 		fputs(" time 0", f);
 	if (e->fmt >= 2 && e->machine_pid)
 		fprintf(f, " machine_pid %d vcpu %d", (int)e->machine_pid, (int)e->vcpu);
-	fprintf(f, " cpu %d pid %d tid %d ip ", (int)e->cpu, (int)e->pid, (int)e->tid);
-	ptd_dump_hex(f, e->ip);
-	fprintf(f, " code %u: %s\n", e->code, e->msg);
+	fprintf(f, " cpu %d pid %d tid %d ip %#" PRIx64 " code %u: %s\n", (int)e->cpu, (int)e->pid,
+		(int)e->tid, e->ip, e->code, e->msg);
 }
 
 /* The part after "PERF_RECORD_NAME" for records the kernel writes. */
@@ -257,13 +244,8 @@ static int p_kernel(struct ptd_dump *d, struct ptd_session *s, const struct ptd_
 	case PTD_REC_AUX:
 		if (ptd_rec_aux(ev, &r.aux, e))
 			return -1;
-		fputs(" offset: ", f);
-		ptd_dump_hex(f, r.aux.aux_offset);
-		fputs(" size: ", f);
-		ptd_dump_hex(f, r.aux.aux_size);
-		fputs(" flags: ", f);
-		ptd_dump_hex(f, r.aux.flags);
-		fprintf(f, " [%s%s%s]\n",
+		fprintf(f, " offset: %#" PRIx64 " size: %#" PRIx64 " flags: %#" PRIx64 " [%s%s%s]\n",
+			r.aux.aux_offset, r.aux.aux_size, r.aux.flags,
 			(r.aux.flags & PTD_AUX_FLAG_TRUNCATED) ? "T" : "",
 			(r.aux.flags & PTD_AUX_FLAG_OVERWRITE) ? "O" : "",
 			(r.aux.flags & PTD_AUX_FLAG_PARTIAL) ? "P" : "");
@@ -341,9 +323,7 @@ static int p_kernel(struct ptd_dump *d, struct ptd_session *s, const struct ptd_
 	case PTD_REC_AUX_OUTPUT_HW_ID:
 		if (ptd_rec_aux_output_hw_id(ev, &r.hw_id, e))
 			return -1;
-		fputs(" hw_id: ", f);
-		ptd_dump_hex(f, r.hw_id);
-		fputc('\n', f);
+		fprintf(f, " hw_id: %#" PRIx64 "\n", r.hw_id);
 		return 0;
 	default:
 		fputc('\n', f);
@@ -387,13 +367,9 @@ static void p_user(struct ptd_dump *d, struct ptd_session *s, const struct ptd_e
 
 		if (ptd_rec_auxtrace(ev, &a, &e))
 			break;
-		fputs(" size: ", f);
-		ptd_dump_hex(f, a.size);
-		fputs("  offset: ", f);
-		ptd_dump_hex(f, a.offset);
-		fputs("  ref: ", f);
-		ptd_dump_hex(f, a.reference);
-		fprintf(f, "  idx: %u  tid: %d  cpu: %d\n", a.idx, (int)a.tid, (int)a.cpu);
+		fprintf(f, " size: %#" PRIx64 "  offset: %#" PRIx64 "  ref: %#" PRIx64
+			"  idx: %u  tid: %d  cpu: %d\n", a.size, a.offset, a.reference, a.idx,
+			(int)a.tid, (int)a.cpu);
 		p_payload(f, s, ev);
 		return;
 	}

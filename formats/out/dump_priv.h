@@ -12,9 +12,6 @@ void ptd_dump_resolve(struct ptd_dump *d, struct ptd_session *s, const struct pt
 /* records perf synthesizes (type >= 64); returns 1 when printed */
 int ptd_dump_synth(struct ptd_dump *d, struct ptd_session *s, const struct ptd_event *ev);
 
-/* %#lx as perf prints it: 0 without the 0x */
-void ptd_dump_hex(FILE *f, uint64_t v);
-
 /* name perf gives an evsel ("cpu-clock", "dummy:HG", ...) */
 const char *ptd_dump_evsel_name(struct ptd_session *s, const struct ptd_evsel *ev);
 

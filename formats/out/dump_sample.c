@@ -115,6 +115,21 @@ static const char *page_size(uint64_t size, char *buf, size_t len)
 	return buf;
 }
 
+/* one counter's line: its value, then the id and lost count read_format adds */
+static void read_value(FILE *f, struct ptd_cursor *c, uint64_t rf, uint64_t value)
+{
+	uint64_t id = 0, lost = 0;
+
+	if (rf & PTD_FORMAT_ID)
+		id = ptd_cur_u64(c);
+	if (rf & PTD_FORMAT_LOST)
+		lost = ptd_cur_u64(c);
+	fprintf(f, "..... id %016" PRIx64 ", value %016" PRIx64, id, value);
+	if (rf & PTD_FORMAT_LOST)
+		fprintf(f, ", lost %" PRIu64, lost);
+	fputc('\n', f);
+}
+
 static void sample_read(FILE *f, const struct ptd_sample *s, uint64_t rf)
 {
 	struct ptd_cursor c;
@@ -131,31 +146,12 @@ static void sample_read(FILE *f, const struct ptd_sample *s, uint64_t rf)
 	if (rf & PTD_FORMAT_TOTAL_TIME_RUNNING)
 		fprintf(f, "...... time running %016" PRIx64 "\n", ptd_cur_u64(&c));
 	if (!(rf & PTD_FORMAT_GROUP)) {
-		uint64_t value = ptd_load_u64(s->read), id = 0, lost = 0;
-
-		if (rf & PTD_FORMAT_ID)
-			id = ptd_cur_u64(&c);
-		if (rf & PTD_FORMAT_LOST)
-			lost = ptd_cur_u64(&c);
-		fprintf(f, "..... id %016" PRIx64 ", value %016" PRIx64, id, value);
-		if (rf & PTD_FORMAT_LOST)
-			fprintf(f, ", lost %" PRIu64, lost);
-		fputc('\n', f);
+		read_value(f, &c, rf, ptd_load_u64(s->read));
 		return;
 	}
 	fprintf(f, ".... group nr %" PRIu64 "\n", nr);
-	for (i = 0; i < nr && !c.bad; i++) {
-		uint64_t value = ptd_cur_u64(&c), id = 0, lost = 0;
-
-		if (rf & PTD_FORMAT_ID)
-			id = ptd_cur_u64(&c);
-		if (rf & PTD_FORMAT_LOST)
-			lost = ptd_cur_u64(&c);
-		fprintf(f, "..... id %016" PRIx64 ", value %016" PRIx64, id, value);
-		if (rf & PTD_FORMAT_LOST)
-			fprintf(f, ", lost %" PRIu64, lost);
-		fputc('\n', f);
-	}
+	for (i = 0; i < nr && !c.bad; i++)
+		read_value(f, &c, rf, ptd_cur_u64(&c));
 }
 
 void ptd_dump_sample(struct ptd_dump *d, struct ptd_session *s, const struct ptd_event *ev)

@@ -163,27 +163,12 @@ static int spawn(struct qrun *r, const char *const argv[], const char *prog,
 
 /* ---- the log ---- */
 
+/* a hex number of the log, with or without 0x */
 static const char *hex(const char *p, const char *end, uint64_t *v)
 {
-	uint64_t x = 0;
-	const char *s;
-
 	if (end - p >= 2 && p[0] == '0' && p[1] == 'x')
 		p += 2;
-	for (s = p; p < end && p - s < 16; p++) {
-		unsigned c = (unsigned char)*p, d;
-		if (c - '0' < 10)
-			d = c - '0';
-		else if ((c | 0x20) - 'a' < 6)
-			d = (c | 0x20) - 'a' + 10;
-		else
-			break;
-		x = x << 4 | d;
-	}
-	if (p == s)
-		return NULL;
-	*v = x;
-	return p;
+	return ptd_qlog_hex(p, end, v);
 }
 
 /* "Trace N: 0xHOST [CSBASE/PC/FLAGS/CFLAGS] symbol", p at "Trace ". */

@@ -68,7 +68,7 @@ uint64_t ptd_qcode_tramp(const struct ptd_qcode *qc)
 	return qc->tramp;
 }
 
-static const char *hex(const char *p, const char *end, uint64_t *v)
+const char *ptd_qlog_hex(const char *p, const char *end, uint64_t *v)
 {
 	const char *s = p;
 	uint64_t x = 0;
@@ -95,8 +95,9 @@ static int layout_line(const char *p, const char *end, uint64_t *start, uint64_t
 {
 	uint64_t size;
 
-	if (!(p = hex(p, end, start)) || p >= end || *p != '-' || !(p = hex(p + 1, end, stop)) ||
-	    p >= end || *p != ' ' || !(p = hex(p + 1, end, &size)) || end - p != 4 || *p != ' ' ||
+	if (!(p = ptd_qlog_hex(p, end, start)) || p >= end || *p != '-' ||
+	    !(p = ptd_qlog_hex(p + 1, end, stop)) || p >= end || *p != ' ' ||
+	    !(p = ptd_qlog_hex(p + 1, end, &size)) || end - p != 4 || *p != ' ' ||
 	    *stop <= *start)
 		return 0;
 	*rx = p[1] == 'r' && p[2] == '-' && p[3] == 'x';

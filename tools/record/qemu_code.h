@@ -49,4 +49,8 @@ int ptd_qcode_log_line(struct ptd_qcode *qc, const char *p, const char *end, str
 /* The trampoline's address, 0 while unknown. */
 uint64_t ptd_qcode_tramp(const struct ptd_qcode *qc);
 
+/* Parse up to 16 hex digits of a qemu log line at p (before end) into *v.
+ * Returns the position after them, or NULL when there is no digit. */
+const char *ptd_qlog_hex(const char *p, const char *end, uint64_t *v);
+
 #endif

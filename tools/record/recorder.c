@@ -31,7 +31,6 @@ struct stream {
 	uint64_t nevents;        /* control transfers encoded */
 	unsigned lose;           /* control transfers still to lose */
 	int lose_resync;         /* lost by truncation: resync with PSB+, not OVF */
-	uint64_t lose_from;      /* icount where the loss began */
 	/* truth lines of the events whose packets go into the current chunk:
 	 * written when the chunk is cut, marked lost if it is dropped */
 	struct ptd_vec pending;  /* struct pline */
@@ -375,7 +374,6 @@ static int on_event(void *ctx, int32_t tid, const struct ptd_xev *ev)
 	    ++s->nevents % r->cfg.ovf_every == 0) {
 		s->lose = r->cfg.ovf_lose ? r->cfg.ovf_lose : 1;
 		s->lose_resync = 0;
-		s->lose_from = t->icount;
 	}
 	if (s->lose && ev->cls > PTD_X_RET)
 		s->lose = 1;   /* end the loss before a transfer out of user mode */

@@ -23,7 +23,6 @@ struct ptd_recorder_config {
 	unsigned ticks_per_insn;    /* TSC ticks each instruction takes */
 	unsigned kernel_ticks;      /* TSC ticks spent in the kernel per syscall or interrupt */
 	uint64_t tsc_start;
-	uint64_t slice;             /* instructions a thread runs before it may be preempted */
 	/* fault injection (0: off) */
 	unsigned ovf_every;         /* an overflow after every N control transfers of a stream */
 	unsigned ovf_lose;          /* control transfers lost in each overflow */
