@@ -1,0 +1,523 @@
+/* perf script 6.1's sample text: one sample line, the AUX error line and
+ * the error count warnings (see script.h).  Written from reading perf's
+ * behaviour; the comments name the perf function each part matches. */
+#include "formats/out/script.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "common/err.h"
+#include "formats/perf/abi.h"
+
+#define F(x) PTD_SCRIPT_##x
+#define PERF_COUNT_HW_BRANCH_INSTRUCTIONS 4
+
+/* ---- formatting --------------------------------------------------------- */
+
+/* perf_sample__sprintf_flags() */
+static const struct { uint32_t flags; const char *name; } flagnames[] = {
+#define B PTD_SCRIPT_IPF_BRANCH
+#define I(x) PTD_SCRIPT_IPF_##x
+	{ B | I(CALL), "call" },
+	{ B | I(RETURN), "return" },
+	{ B | I(CONDITIONAL), "jcc" },
+	{ B, "jmp" },
+	{ B | I(CALL) | I(INTERRUPT), "int" },
+	{ B | I(RETURN) | I(INTERRUPT), "iret" },
+	{ B | I(CALL) | I(SYSCALLRET), "syscall" },
+	{ B | I(RETURN) | I(SYSCALLRET), "sysret" },
+	{ B | I(ASYNC), "async" },
+	{ B | I(CALL) | I(ASYNC) | I(INTERRUPT), "hw int" },
+	{ B | I(TX_ABORT), "tx abrt" },
+	{ B | I(TRACE_BEGIN), "tr strt" },
+	{ B | I(TRACE_END), "tr end" },
+	{ B | I(CALL) | I(VMENTRY), "vmentry" },
+	{ B | I(CALL) | I(VMEXIT), "vmexit" },
+#undef B
+};
+
+static const char *flags_name(uint32_t flags)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(flagnames) / sizeof(flagnames[0]); i++)
+		if (flagnames[i].flags == flags)
+			return flagnames[i].name;
+	return NULL;
+}
+
+const char *ptd_script_flags_str(uint32_t flags, char *buf, size_t sz)
+{
+	static const char chars[] = "bcrosyiABExghDt";
+	uint32_t xf = I(IN_TX) | I(INTR_DISABLE) | I(INTR_TOGGLE);
+	const char *name;
+	char xs[16] = "";
+	size_t i, pos = 0;
+
+	if (!sz)
+		return buf;
+	if (flags & xf)
+		snprintf(xs, sizeof(xs), "(%s%s%s)", flags & I(IN_TX) ? "x" : "",
+			 flags & I(INTR_DISABLE) ? "D" : "", flags & I(INTR_TOGGLE) ? "t" : "");
+	if ((name = flags_name(flags & ~xf)) != NULL) {
+		snprintf(buf, sz, "%-15s%6s", name, xs);
+		return buf;
+	}
+	if ((flags & I(TRACE_BEGIN)) &&
+	    (name = flags_name(flags & ~(xf | I(TRACE_BEGIN)))) != NULL) {
+		snprintf(buf, sz, "tr strt %-7s%6s", name, xs);
+		return buf;
+	}
+	if ((flags & I(TRACE_END)) &&
+	    (name = flags_name(flags & ~(xf | I(TRACE_END)))) != NULL) {
+		snprintf(buf, sz, "tr end  %-7s%6s", name, xs);
+		return buf;
+	}
+	for (i = 0; i < 32; i++, flags >>= 1)
+		if ((flags & 1) && pos + 1 < sz)
+			buf[pos++] = i < sizeof(chars) - 1 ? chars[i] : '?';
+	buf[pos] = '\0';
+	return buf;
+}
+#undef I
+
+/* map__fprintf_dsoname() with symbol_conf.pad_output_len_dso */
+static void put_dso(const struct ptd_script *ps, FILE *out, const char *dso)
+{
+	const char *name = dso ? dso : "[unknown]";
+
+	if (ps->pad_dso) {
+		int w = (int)ps->pad_dso;
+
+		/* scnprintf_pad(buf, w, ...): at most w-1 characters, padded to w */
+		fprintf(out, "%-*.*s", w, w - 1, name);
+		return;
+	}
+	fputs(name, out);
+}
+
+/* " sym[+0xoff]" */
+static void put_sym(FILE *out, const struct ptd_script_loc *l, int offs)
+{
+	if (!l->sym)
+		fputs(" [unknown]", out);
+	else if (offs)
+		fprintf(out, " %s+0x%" PRIx64, l->sym, l->symoff);
+	else
+		fprintf(out, " %s", l->sym);
+}
+
+#define PF(x) (o->fields & F(x))
+
+/* sample__fprintf_sym() without a callchain, and sample__fprintf_callchain() */
+static void put_ip(const struct ptd_script *ps, const struct ptd_script_out *o, FILE *out,
+		   const struct ptd_script_sample *s, int srcline)
+{
+	size_t i;
+
+	if (!ps->use_callchain || !s->callchain) {
+		if (PF(IP))
+			fprintf(out, "%16" PRIx64, s->ip);
+		if (PF(SYM))
+			put_sym(out, &s->ip_loc, PF(SYMOFFSET) != 0);
+		if (PF(DSO)) {
+			fputs(" (", out);
+			put_dso(ps, out, s->ip_loc.dso);
+			fputc(')', out);
+		}
+		if (srcline && PF(SRCLINE) && s->ip_loc.dso && s->ip_loc.srcline)
+			fprintf(out, "\n  %s", s->ip_loc.srcline);
+		return;
+	}
+	for (i = 0; i < s->callchain_nr; i++) {
+		const struct ptd_script_frame *fr = &s->callchain[i];
+
+		if (PF(IP))
+			fprintf(out, "\t%16" PRIx64, fr->addr);
+		if (PF(SYM))
+			put_sym(out, &fr->loc, PF(SYMOFFSET) != 0);
+		if (PF(DSO)) {
+			fputs(" (", out);
+			put_dso(ps, out, fr->loc.dso);
+			fputc(')', out);
+		}
+		if (PF(SRCLINE) && fr->loc.dso && fr->loc.srcline)
+			fprintf(out, "\n  %s", fr->loc.srcline);
+		fputc('\n', out);
+	}
+}
+
+/* sample_addr_correlates_sym(): branches (BTS-like) and page faults */
+static int is_bts(const struct ptd_script_evsel *ev)
+{
+	return ev->type == 0 && (ev->config & PERF_COUNT_HW_BRANCH_INSTRUCTIONS) &&
+	       ev->sample_period == 1;
+}
+
+static int addr_correlates(const struct ptd_script_evsel *ev)
+{
+	/* PERF_COUNT_SW_PAGE_FAULTS 2, _MIN 5, _MAJ 6 */
+	if (ev->type == 1 && (ev->config == 2 || ev->config == 5 || ev->config == 6))
+		return 1;
+	return is_bts(ev);
+}
+
+/* perf_sample__fprintf_addr() */
+static void put_addr(const struct ptd_script *ps, const struct ptd_script_out *o, FILE *out,
+		     const struct ptd_script_sample *s)
+{
+	fprintf(out, "%16" PRIx64, s->addr);
+	if (!addr_correlates(s->evsel))
+		return;
+	if (PF(SYM))
+		put_sym(out, &s->addr_loc, PF(SYMOFFSET) != 0);
+	if (PF(DSO)) {
+		fputs(" (", out);
+		put_dso(ps, out, s->addr_loc.dso);
+		fputc(')', out);
+	}
+}
+
+/* perf_sample__fprintf_start() */
+static void put_start(struct ptd_script *ps, const struct ptd_script_out *o, FILE *out,
+		      const struct ptd_script_sample *s)
+{
+	if (PF(MACHINE_PID) && s->machine_pid)
+		fprintf(out, "VM:%5d ", (int)s->machine_pid);
+	if (PF(VCPU) && s->machine_pid)
+		fprintf(out, "VCPU:%03d ", (int)s->vcpu);
+	if (PF(COMM)) {
+		const char *comm = s->comm ? s->comm : ":-1";
+
+		if (PF(IP) && (s->evsel->sample_type & PTD_SAMPLE_CALLCHAIN) && ps->use_callchain)
+			fprintf(out, "%s ", comm);
+		else
+			fprintf(out, "%16s ", comm);
+	}
+	if (PF(PID) && PF(TID))
+		fprintf(out, "%5d/%-5d ", (int)s->pid, (int)s->tid);
+	else if (PF(PID))
+		fprintf(out, "%5d ", (int)s->pid);
+	else if (PF(TID))
+		fprintf(out, "%5d ", (int)s->tid);
+	if (PF(CPU))
+		fprintf(out, "[%03d] ", (int)s->cpu);
+	if (PF(MISC)) {
+		int n = 0;
+		unsigned m = s->misc;
+
+		/* perf tests (misc & MODE) == MODE for each cpumode value */
+		if ((m & PTD_MISC_KERNEL) == PTD_MISC_KERNEL)
+			n += fprintf(out, "K");
+		if ((m & PTD_MISC_USER) == PTD_MISC_USER)
+			n += fprintf(out, "U");
+		if ((m & PTD_MISC_HYPERVISOR) == PTD_MISC_HYPERVISOR)
+			n += fprintf(out, "H");
+		if ((m & PTD_MISC_GUEST_KERNEL) == PTD_MISC_GUEST_KERNEL)
+			n += fprintf(out, "G");
+		if ((m & PTD_MISC_GUEST_USER) == PTD_MISC_GUEST_USER)
+			n += fprintf(out, "g");
+		fprintf(out, "%*s", 6 - n, " ");
+	}
+	if (PF(TIME)) {
+		uint64_t t = s->time;
+
+		if (ps->reltime) {
+			if (!ps->initial_time)
+				ps->initial_time = s->time;
+			t = s->time - ps->initial_time;
+		} else if (ps->deltatime) {
+			t = ps->previous_time ? s->time - ps->previous_time : 0;
+			ps->previous_time = s->time;
+		}
+		if (ps->ns) {
+			fprintf(out, "%5" PRIu64 ".%09" PRIu64 ": ", t / 1000000000, t % 1000000000);
+		} else {
+			char buf[48];
+
+			snprintf(buf, sizeof(buf), "%" PRIu64 ".%06" PRIu64, t / 1000000000,
+				 t % 1000000000 / 1000);
+			fprintf(out, "%12s: ", buf);
+		}
+	}
+}
+
+/* perf_sample__fprintf_callindent(): the name of the function entered
+ * (call, trace begin) or left (return, trace end), indented by depth */
+static void put_callindent(struct ptd_script *ps, const struct ptd_script_out *o, FILE *out,
+			   const struct ptd_script_sample *s)
+{
+	size_t depth = s->call_depth;
+	const char *name = NULL;
+	uint64_t ip = 0;
+	int len = 0;
+
+	if (s->flags & PTD_SCRIPT_IPF_RETURN)
+		depth += 1;
+	if (s->flags & (PTD_SCRIPT_IPF_CALL | PTD_SCRIPT_IPF_TRACE_BEGIN)) {
+		if (addr_correlates(s->evsel) && s->addr_loc.sym)
+			name = s->addr_loc.sym;
+		else
+			ip = s->addr;
+	} else if (s->flags & (PTD_SCRIPT_IPF_RETURN | PTD_SCRIPT_IPF_TRACE_END)) {
+		if (s->ip_loc.sym)
+			name = s->ip_loc.sym;
+		else
+			ip = s->ip;
+	}
+	if (PF(DSO) && !(PF(IP) || PF(ADDR))) {
+		fputc('(', out);
+		put_dso(ps, out, s->ip_loc.dso);
+		fputs(")\t", out);
+	}
+	if (name)
+		len = fprintf(out, "%*s%s", (int)depth * 4, "", name);
+	else if (ip)
+		len = fprintf(out, "%*s%16" PRIx64, (int)depth * 4, "", ip);
+	if (len < 0)
+		return;
+	if (len > ps->spacing || (len && len < ps->spacing - 52))
+		ps->spacing = (len + 4 + 31) / 32 * 32;
+	if (len < ps->spacing)
+		fprintf(out, "%*s", ps->spacing - len, "");
+}
+
+/* perf_sample__fprintf_insn() without the branch stack parts */
+static void put_insn(const struct ptd_script_out *o, FILE *out, const struct ptd_script_sample *s)
+{
+	unsigned i;
+
+	if (PF(INSNLEN))
+		fprintf(out, " ilen: %d", (int)s->insn_len);
+	if (PF(INSN) && s->insn_len) {
+		fputs(" insn:", out);
+		for (i = 0; i < s->insn_len; i++)
+			fprintf(out, " %02x", s->insn[i]);
+	}
+}
+
+/* perf_sample__fprintf_ipc() */
+static void put_ipc(const struct ptd_script_out *o, FILE *out, const struct ptd_script_sample *s)
+{
+	unsigned ipc;
+
+	if (!PF(IPC) || !s->cyc_cnt || !s->insn_cnt)
+		return;
+	ipc = (unsigned)(s->insn_cnt * 100 / s->cyc_cnt);
+	fprintf(out, " \t IPC: %u.%02u (%" PRIu64 "/%" PRIu64 ") ", ipc / 100, ipc % 100,
+		s->insn_cnt, s->cyc_cnt);
+}
+
+/* little-endian fields of the raw payload (perf's struct offset less 4) */
+static uint32_t rd32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t rd64(const uint8_t *p)
+{
+	return rd32(p) | (uint64_t)rd32(p + 4) << 32;
+}
+
+/* perf_sample__fprintf_synth_*(): the text, padded to 34 columns */
+static void put_synth(FILE *out, const struct ptd_script_sample *s)
+{
+	static const char *const cfe[32] = { NULL, "INTR", "IRET", "SMI", "RSM", "SIPI",
+		"INIT", "VMENTRY", "VMEXIT", "VMEXIT_INTR", "SHUTDOWN" };
+	static const char *const evd[64] = { "PFA", "VMXQ", "VMXR" };
+	static const uint32_t need[] = { 12, 12, 12, 4, 12, 12, 12, 4, 12 };
+	const uint8_t *r = s->raw;
+	uint64_t cfg = s->evsel->config, v;
+	uint32_t w, i;
+	char str[9] = "";
+	int len = 0;
+
+	if (cfg >= sizeof(need) / sizeof(need[0]) || !r || s->raw_size < need[cfg])
+		return;
+	w = rd32(r);
+	switch (cfg) {
+	case PTD_SCRIPT_SYNTH_PTWRITE:
+		v = rd64(r + 4);
+		for (i = 0; i < 8 && r[4 + i]; i++)
+			if (!isprint(r[4 + i]) || !isascii(r[4 + i]))
+				break;
+		if (i == 8 || !r[4 + i]) {
+			uint32_t j = i;
+
+			while (j < 8 && !r[4 + j])
+				j++;
+			if (j == 8)
+				memcpy(str, r + 4, 8);
+		}
+		len = fprintf(out, " IP: %u payload: %#" PRIx64 " %s ", w & 1, v, str);
+		break;
+	case PTD_SCRIPT_SYNTH_MWAIT:
+		v = rd64(r + 4);
+		len = fprintf(out, " hints: %#x extensions: %#x ", (unsigned)(v & 0xff),
+			      (unsigned)(v >> 32 & 3));
+		break;
+	case PTD_SCRIPT_SYNTH_PWRE:
+		v = rd64(r + 4);
+		len = fprintf(out, " hw: %u cstate: %u sub-cstate: %u ", (unsigned)(v >> 7 & 1),
+			      (unsigned)(v >> 12 & 15), (unsigned)(v >> 8 & 15));
+		break;
+	case PTD_SCRIPT_SYNTH_EXSTOP:
+		len = fprintf(out, " IP: %u ", w & 1);
+		break;
+	case PTD_SCRIPT_SYNTH_PWRX:
+		v = rd64(r + 4);
+		len = fprintf(out, " deepest cstate: %u last cstate: %u wake reason: %#x ",
+			      (unsigned)(v & 15), (unsigned)(v >> 4 & 15), (unsigned)(v >> 8 & 15));
+		break;
+	case PTD_SCRIPT_SYNTH_CBR: {
+		unsigned cbr = w & 0xff, max = w >> 16 & 0xff;
+
+		len = fprintf(out, " cbr: %2u freq: %4u MHz ", cbr, (rd32(r + 4) + 500) / 1000);
+		if (max)
+			len += fprintf(out, "(%3u%%) ", (5 + (1000 * cbr) / max) / 10);
+		break;
+	}
+	case PTD_SCRIPT_SYNTH_PSB:
+		len = fprintf(out, " psb offs: %#" PRIx64, rd64(r + 4));
+		break;
+	case PTD_SCRIPT_SYNTH_EVT:
+		if (cfe[w & 31])
+			len = fprintf(out, " cfe: %s IP: %d vector: %u", cfe[w & 31],
+				      (int)(w >> 7 & 1), w >> 8 & 0xff);
+		else
+			len = fprintf(out, " cfe: %u IP: %d vector: %u", w & 31,
+				      (int)(w >> 7 & 1), w >> 8 & 0xff);
+		/* perf reads evd_cnt entries whatever the size; stop at the end here */
+		for (i = 0; i < (w >> 16) && 4 + 16 * (i + 1) <= s->raw_size; i++) {
+			unsigned et = r[4 + 16 * i] & 0x3f;
+
+			v = rd64(r + 4 + 16 * i + 8);
+			if (evd[et])
+				len += fprintf(out, " %s: %#" PRIx64, evd[et], v);
+			else
+				len += fprintf(out, " EVD_%u: %#" PRIx64, et, v);
+		}
+		break;
+	case PTD_SCRIPT_SYNTH_IFLAG_CHG:
+		len = fprintf(out, " IFLAG: %d->%d %s branch", !(w & 1), (int)(w & 1),
+			      w & 2 ? "via" : "non");
+		break;
+	}
+	if (len > 0 && len < 34)
+		fprintf(out, "%*s", 34 - len, "");
+}
+
+/* perf_sample__fprintf_bts(): branch events */
+static void put_bts(struct ptd_script *ps, const struct ptd_script_out *o, FILE *out,
+		    const struct ptd_script_sample *s)
+{
+	if (PF(CALLINDENT))
+		put_callindent(ps, o, out, s);
+	if (PF(IP)) {
+		fputc(ps->use_callchain && s->callchain ? '\n' : ' ', out);
+		put_ip(ps, o, out, s, 0);
+	}
+	if (PF(ADDR) || ((s->evsel->sample_type & PTD_SAMPLE_ADDR) && !o->user_set)) {
+		fputs(" => ", out);
+		put_addr(ps, o, out, s);
+	}
+	put_ipc(o, out, s);
+	if (PF(IP) && PF(SRCLINE) && !(ps->use_callchain && s->callchain) &&
+	    s->ip_loc.dso && s->ip_loc.srcline)
+		fprintf(out, "\n  %s", s->ip_loc.srcline);
+	put_insn(o, out, s);
+	fputc('\n', out);
+}
+
+/* process_event() */
+int ptd_script_print(struct ptd_script *ps, FILE *out, const struct ptd_script_sample *s)
+{
+	const struct ptd_script_out *o = &ps->out[ptd_script_output_type(s->evsel->type)];
+
+	if (!o->fields)
+		return 0;
+	put_start(ps, o, out, s);
+	if (PF(PERIOD))
+		fprintf(out, "%10" PRIu64 " ", s->period);
+	if (PF(EVNAME))
+		fprintf(out, "%*s: ", ps->name_width, s->evsel->name ? s->evsel->name : "[unknown]");
+	if (ps->print_flags) {
+		char buf[64];
+
+		fprintf(out, "  %-21s ", ptd_script_flags_str(s->flags, buf, sizeof(buf)));
+	}
+	if (is_bts(s->evsel)) {
+		put_bts(ps, o, out, s);
+		return ferror(out) ? -PTD_E_IO : 0;
+	}
+	if (s->evsel->type == PTD_SCRIPT_TYPE_SYNTH && PF(SYNTH))
+		put_synth(out, s);
+	if (PF(ADDR))
+		put_addr(ps, o, out, s);
+	if (PF(WEIGHT))
+		fprintf(out, "%16" PRIu64, s->weight);
+	if (PF(INS_LAT))
+		fprintf(out, "%16" PRIu16, s->ins_lat);
+	if (PF(IP)) {
+		fputc(ps->use_callchain && s->callchain ? '\n' : ' ', out);
+		put_ip(ps, o, out, s, 1);
+	}
+	put_insn(o, out, s);
+	if (PF(PHYS_ADDR))
+		fprintf(out, "%16" PRIx64, s->phys_addr);
+	put_ipc(o, out, s);
+	fputc('\n', out);
+	return ferror(out) ? -PTD_E_IO : 0;
+}
+#undef PF
+
+/* ---- AUX area errors ------------------------------------------------------ */
+
+const char *ptd_script_intel_pt_strerror(int code)
+{
+	static const char *const msgs[] = {
+		NULL, "Memory allocation failed", "Internal error", "Bad packet",
+		"No more data", "Failed to get instruction", "Trace doesn't match instruction",
+		"Overflow packet", "Lost trace data", "Unknown error!",
+		"Never-ending loop (refer perf config intel-pt.max-loops)",
+		"Broken emulated ptwrite",
+	};
+
+	if (code < 1 || code >= (int)(sizeof(msgs) / sizeof(msgs[0])))
+		code = 9;
+	return msgs[code];
+}
+
+static const char *auxerr_name(uint32_t type)
+{
+	return type == 1 ? "instruction trace" : "unknown AUX";
+}
+
+/* perf_event__fprintf_auxtrace_error() */
+int ptd_script_print_auxerr(FILE *out, const struct ptd_script_auxerr *e)
+{
+	fprintf(out, " %s error type %u", auxerr_name(e->type), e->type);
+	if (e->fmt && e->time)
+		fprintf(out, " time %" PRIu64 ".%09" PRIu64, e->time / 1000000000,
+			e->time % 1000000000);
+	else
+		fputs(" time 0", out);
+	if (e->fmt >= 2 && e->machine_pid)
+		fprintf(out, " machine_pid %d vcpu %d", (int)e->machine_pid, (int)e->vcpu);
+	fprintf(out, " cpu %d pid %d tid %d ip %#" PRIx64 " code %u: %.63s\n", (int)e->cpu,
+		(int)e->pid, (int)e->tid, e->ip, e->code, e->msg ? e->msg : "");
+	return ferror(out) ? -PTD_E_IO : 0;
+}
+
+/* events_stats__auxtrace_error_warn() through ui__warning() */
+void ptd_script_auxerr_warn(FILE *err, const unsigned *nr, size_t ntypes)
+{
+	size_t i;
+
+	if (!err)
+		err = stderr;
+	for (i = 0; i < ntypes && i < 2; i++)
+		if (nr[i])
+			fprintf(err, "Warning:\n%u %s errors\n", nr[i], auxerr_name((uint32_t)i));
+}

@@ -1,0 +1,250 @@
+/* perf script's text for samples: the -F field set (perf 6.1 syntax and
+ * defaults), one sample line as perf script 6.1 prints it, the AUX area
+ * error line and the end-of-run error count warnings.
+ *
+ * Everything is resolved by the caller (thread comm, symbols, dsos, the
+ * call depth, instruction bytes); this module only chooses and formats:
+ * script_fields.c the field sets, script.c the text.
+ * Rules are those of perf 6.1 builtin-script.c (process_event,
+ * perf_sample__fprintf_start/_bts/_addr/_callindent/_insn/_ipc/_synth_*,
+ * perf_sample__sprintf_flags, parse_output_fields, evsel__check_attr),
+ * util/evsel_fprintf.c (sample__fprintf_sym/_callchain), util/map.c
+ * (map__fprintf_dsoname), util/symbol_fprintf.c and util/auxtrace.c
+ * (perf_event__fprintf_auxtrace_error, events_stats__auxtrace_error_warn).
+ *
+ * Not printed (ptd_script_setup refuses them when they are in effect):
+ * trace, iregs, uregs, brstack, brstacksym, brstackoff, brstackinsn,
+ * brstackinsnlen, data_src, metric, srccode, tod, data_page_size,
+ * code_page_size; bpf-output is accepted but bpf-output events are not
+ * printed.  perf 6.1 has no "disasm" field (--insn-trace=disasm fails in
+ * perf 6.1 with "Invalid field requested."). */
+#ifndef PTD_FORMATS_OUT_SCRIPT_H
+#define PTD_FORMATS_OUT_SCRIPT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* attr.type of perf's own synthesized events (cbr, psb, ptwrite, ...) */
+#define PTD_SCRIPT_TYPE_SYNTH 0x80000000u
+
+/* perf's output types: attr.type 0..5, then SYNTH, then all others
+ * (dynamic PMUs such as intel_pt) */
+enum ptd_script_otype {
+	PTD_SCRIPT_OT_HW, PTD_SCRIPT_OT_SW, PTD_SCRIPT_OT_TRACEPOINT,
+	PTD_SCRIPT_OT_HW_CACHE, PTD_SCRIPT_OT_RAW, PTD_SCRIPT_OT_BREAKPOINT,
+	PTD_SCRIPT_OT_SYNTH, PTD_SCRIPT_OT_OTHER, PTD_SCRIPT_OT_MAX
+};
+
+/* Fields: perf's PERF_OUTPUT_* bits (same values). */
+#define PTD_SCRIPT_COMM            (1ULL << 0)
+#define PTD_SCRIPT_TID             (1ULL << 1)
+#define PTD_SCRIPT_PID             (1ULL << 2)
+#define PTD_SCRIPT_TIME            (1ULL << 3)
+#define PTD_SCRIPT_CPU             (1ULL << 4)
+#define PTD_SCRIPT_EVNAME          (1ULL << 5)
+#define PTD_SCRIPT_TRACE           (1ULL << 6)
+#define PTD_SCRIPT_IP              (1ULL << 7)
+#define PTD_SCRIPT_SYM             (1ULL << 8)
+#define PTD_SCRIPT_DSO             (1ULL << 9)
+#define PTD_SCRIPT_ADDR            (1ULL << 10)
+#define PTD_SCRIPT_SYMOFFSET       (1ULL << 11)
+#define PTD_SCRIPT_SRCLINE         (1ULL << 12)
+#define PTD_SCRIPT_PERIOD          (1ULL << 13)
+#define PTD_SCRIPT_IREGS           (1ULL << 14)
+#define PTD_SCRIPT_BRSTACK         (1ULL << 15)
+#define PTD_SCRIPT_BRSTACKSYM      (1ULL << 16)
+#define PTD_SCRIPT_DATA_SRC        (1ULL << 17)
+#define PTD_SCRIPT_WEIGHT          (1ULL << 18)
+#define PTD_SCRIPT_BPF_OUTPUT      (1ULL << 19)
+#define PTD_SCRIPT_CALLINDENT      (1ULL << 20)
+#define PTD_SCRIPT_INSN            (1ULL << 21)
+#define PTD_SCRIPT_INSNLEN         (1ULL << 22)
+#define PTD_SCRIPT_BRSTACKINSN     (1ULL << 23)
+#define PTD_SCRIPT_BRSTACKOFF      (1ULL << 24)
+#define PTD_SCRIPT_SYNTH           (1ULL << 25)
+#define PTD_SCRIPT_PHYS_ADDR       (1ULL << 26)
+#define PTD_SCRIPT_UREGS           (1ULL << 27)
+#define PTD_SCRIPT_METRIC          (1ULL << 28)
+#define PTD_SCRIPT_MISC            (1ULL << 29)
+#define PTD_SCRIPT_SRCCODE         (1ULL << 30)
+#define PTD_SCRIPT_IPC             (1ULL << 31)
+#define PTD_SCRIPT_TOD             (1ULL << 32)
+#define PTD_SCRIPT_DATA_PAGE_SIZE  (1ULL << 33)
+#define PTD_SCRIPT_CODE_PAGE_SIZE  (1ULL << 34)
+#define PTD_SCRIPT_INS_LAT         (1ULL << 35)
+#define PTD_SCRIPT_BRSTACKINSNLEN  (1ULL << 36)
+#define PTD_SCRIPT_MACHINE_PID     (1ULL << 37)
+#define PTD_SCRIPT_VCPU            (1ULL << 38)
+
+/* Branch flags: perf's PERF_IP_FLAG_* (util/event.h, same values). */
+enum {
+	PTD_SCRIPT_IPF_BRANCH        = 1u << 0,
+	PTD_SCRIPT_IPF_CALL          = 1u << 1,
+	PTD_SCRIPT_IPF_RETURN        = 1u << 2,
+	PTD_SCRIPT_IPF_CONDITIONAL   = 1u << 3,
+	PTD_SCRIPT_IPF_SYSCALLRET    = 1u << 4,
+	PTD_SCRIPT_IPF_ASYNC         = 1u << 5,
+	PTD_SCRIPT_IPF_INTERRUPT     = 1u << 6,
+	PTD_SCRIPT_IPF_TX_ABORT      = 1u << 7,
+	PTD_SCRIPT_IPF_TRACE_BEGIN   = 1u << 8,
+	PTD_SCRIPT_IPF_TRACE_END     = 1u << 9,
+	PTD_SCRIPT_IPF_IN_TX         = 1u << 10,
+	PTD_SCRIPT_IPF_VMENTRY       = 1u << 11,
+	PTD_SCRIPT_IPF_VMEXIT        = 1u << 12,
+	PTD_SCRIPT_IPF_INTR_DISABLE  = 1u << 13,
+	PTD_SCRIPT_IPF_INTR_TOGGLE   = 1u << 14,
+};
+
+/* perf's attr.config of PTD_SCRIPT_TYPE_SYNTH events (enum perf_synth_id) */
+enum {
+	PTD_SCRIPT_SYNTH_PTWRITE, PTD_SCRIPT_SYNTH_MWAIT, PTD_SCRIPT_SYNTH_PWRE,
+	PTD_SCRIPT_SYNTH_EXSTOP, PTD_SCRIPT_SYNTH_PWRX, PTD_SCRIPT_SYNTH_CBR,
+	PTD_SCRIPT_SYNTH_PSB, PTD_SCRIPT_SYNTH_EVT, PTD_SCRIPT_SYNTH_IFLAG_CHG,
+};
+
+/* perf's output[type] */
+struct ptd_script_out {
+	uint64_t fields;            /* what is printed */
+	uint64_t invalid_fields;    /* fields -F may not give this type */
+	uint64_t user_set_fields;   /* named in an untyped -F (errors instead of silent removal) */
+	uint64_t user_unset_fields;
+	int user_set;               /* some -F touched this type: no default " => addr" */
+	int wildcard_set;
+};
+
+/* The field set, options and the little state perf script keeps between
+ * lines.  ptd_script_init gives perf's defaults (no -F). */
+struct ptd_script {
+	struct ptd_script_out out[PTD_SCRIPT_OT_MAX];
+	int print_flags;            /* "flags" in -F (one switch for all types) */
+	int ns;                     /* --ns: 9 decimals, else 6 (microseconds, truncated) */
+	int reltime, deltatime;     /* --reltime, --deltatime */
+	unsigned pad_dso;           /* symbol_conf.pad_output_len_dso: dso names padded
+	                             * (and cut) to this width; 50 with --call-trace */
+	int name_width;             /* event name width: set by ptd_script_setup */
+	int use_callchain;          /* symbol_conf.use_callchain: set by ptd_script_setup */
+	/* state */
+	int spacing;                /* callindent's column */
+	uint64_t initial_time, previous_time;
+};
+
+/* One event of the file (an evsel), as far as the output depends on it. */
+struct ptd_script_evsel {
+	uint32_t type;              /* attr.type (PTD_SCRIPT_TYPE_SYNTH for cbr, psb, ...) */
+	uint64_t config;            /* attr.config */
+	uint64_t sample_period;     /* attr.sample_period */
+	uint64_t sample_type;       /* attr.sample_type (PTD_SAMPLE_*) */
+	const char *name;           /* evsel__name(): "branches:uH", "dummy:uH", ... */
+};
+
+/* Where an address is: NULL sym or dso print as perf's "[unknown]". */
+struct ptd_script_loc {
+	const char *sym;            /* symbol name */
+	uint64_t symoff;            /* address - symbol start, printed "+0x%lx" */
+	const char *dso;            /* the map's dso name ("/bin/loops", "[kernel.kallsyms]") */
+	const char *srcline;        /* "file:line" for -F srcline, NULL when unknown */
+};
+
+/* One callchain entry: addr as perf prints it (map-relative for user
+ * space dsos, the ip for the kernel) and where it is. */
+struct ptd_script_frame {
+	uint64_t addr;
+	struct ptd_script_loc loc;
+};
+
+struct ptd_script_sample {
+	const struct ptd_script_evsel *evsel;
+	const char *comm;           /* thread comm; NULL prints ":-1" (no thread) */
+	int32_t pid, tid, cpu;
+	uint64_t time;              /* perf time, ns */
+	uint64_t ip, addr, period;
+	uint32_t flags;             /* PTD_SCRIPT_IPF_* */
+	uint16_t misc;              /* the record's header.misc (for -F misc) */
+	int32_t machine_pid, vcpu;  /* guest samples only: 0 machine_pid for host */
+	struct ptd_script_loc ip_loc, addr_loc;
+	const uint8_t *insn;        /* instruction bytes (perf fetches them itself on */
+	unsigned insn_len;          /*  the native arch when the sample has none) */
+	uint64_t insn_cnt, cyc_cnt; /* for ipc: printed only when both are non-zero */
+	unsigned call_depth;        /* thread_stack__depth() for callindent; a return's
+	                             * depth is raised by one here, as perf does */
+	const uint8_t *raw;         /* PERF_SAMPLE_RAW payload after its u32 size */
+	uint32_t raw_size;          /*  (synth events: perf's perf_synth_intel_* less 4) */
+	const struct ptd_script_frame *callchain; /* NULL: none */
+	size_t callchain_nr;
+	uint64_t weight, phys_addr;
+	uint16_t ins_lat;
+};
+
+/* AUX area error record (PERF_RECORD_AUXTRACE_ERROR) */
+struct ptd_script_auxerr {
+	uint32_t type;              /* 1: instruction trace */
+	uint32_t code;
+	int32_t cpu, pid, tid;
+	uint64_t ip;
+	uint64_t time;              /* ns; 0 prints " time 0" */
+	uint32_t fmt;               /* 0: no time field (old records), 1, 2: with machine_pid */
+	int32_t machine_pid, vcpu;
+	const char *msg;            /* at most 63 characters are printed */
+};
+
+/* perf's output_type(): enum ptd_script_otype of an attr.type. */
+int ptd_script_output_type(uint32_t attr_type);
+
+/* perf's defaults: fields per type as perf script has them with no -F. */
+void ptd_script_init(struct ptd_script *ps);
+
+/* Apply one -F argument ("comm,tid", "+insn", "-ip,-sym", "hw:ip",
+ * "flags", ...), as perf's parse_output_fields does (several -F apply in
+ * order).  perf's warnings and errors are written to err (stderr when
+ * NULL).  Returns 0, or -PTD_E_INVAL after printing perf's message
+ * ("Invalid field requested.", ...); perf then prints its usage and
+ * exits 129. */
+int ptd_script_parse_fields(struct ptd_script *ps, const char *arg, FILE *err);
+
+/* --call-trace, --call-ret-trace, --insn-trace (raw): their -F changes
+ * and --ns (plus pad_dso 50 for --call-trace).  The --itrace options
+ * they imply ("cewp", "crewp", "i0nse") are the caller's.  Returns 0 or
+ * -PTD_E_INVAL. */
+enum { PTD_SCRIPT_CALL_TRACE, PTD_SCRIPT_CALLRET_TRACE, PTD_SCRIPT_INSN_TRACE };
+int ptd_script_preset(struct ptd_script *ps, int which, FILE *err);
+
+/* After the fields are parsed, with all events in evlist order: first
+ * the n_file events of the file's header, then the ones the trace decoder
+ * synthesizes (branches, instructions, cbr, ...).  Does what perf does
+ * around printing: the event name width (longest name of all), whether
+ * callchains are printed (some event samples them), the checks of the
+ * first non-dummy file event of each output type and of each synthesized
+ * event whose attr.type is new (fields the samples cannot have are
+ * dropped from the defaults, or are errors when asked for by an untyped
+ * -F; a typed -F naming no field of a type the file lacks is an error),
+ * and IP and SYM added for callchains.  has_auxtrace: the file has
+ * HEADER_AUXTRACE (then addr, cpu, ... asked for are kept even if the
+ * samples lack them).  Returns 0; -PTD_E_INVAL after printing perf's
+ * message to err (stderr when NULL); or -PTD_E_UNSUPPORTED (with a
+ * message) when a field this module does not print is in effect for a
+ * type that has events. */
+int ptd_script_setup(struct ptd_script *ps, const struct ptd_script_evsel *evs, size_t n,
+		     size_t n_file, int has_auxtrace, FILE *err);
+
+/* Print one sample as perf script does (nothing when its type has no
+ * fields).  Returns 0, or -PTD_E_IO when out is in error. */
+int ptd_script_print(struct ptd_script *ps, FILE *out, const struct ptd_script_sample *s);
+
+/* perf's flags column text without the surrounding "  %-21s " (e.g.
+ * "tr end  syscall", "jcc", "bcD").  Returns buf. */
+const char *ptd_script_flags_str(uint32_t flags, char *buf, size_t sz);
+
+/* " instruction trace error type 1 time 2000.001000013 cpu 0 pid ...
+ * code 7: Overflow packet\n".  Returns 0, or -PTD_E_IO. */
+int ptd_script_print_auxerr(FILE *out, const struct ptd_script_auxerr *e);
+
+/* Intel PT's message for an error code (intel_pt__strerror). */
+const char *ptd_script_intel_pt_strerror(int code);
+
+/* The end-of-run warnings for AUX errors ("Warning:\n50 instruction trace
+ * errors\n"), nr[type] errors of each type for type < ntypes (perf counts
+ * types 0 and 1 only).  Written to err (stderr when NULL). */
+void ptd_script_auxerr_warn(FILE *err, const unsigned *nr, size_t ntypes);
+
+#endif
