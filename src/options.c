@@ -20,6 +20,15 @@ void ptd_options_usage(FILE *out)
 	      "  -s, --stats       print record counts as `perf report --stats` does, then\n"
 	      "                    header, features, time range, AUX queues and gaps\n"
 	      "\n"
+	      "Without an action, decode the trace and print what `perf script` prints:\n"
+	      "  --itrace[=OPTS]   perf's instruction trace options (i100us, b, cr, e, ...);\n"
+	      "                    without it perf script's default (calls, errors, power)\n"
+	      "  -F, --fields LIST perf script's -F (comm,tid,time,ip,sym,addr,flags, +insn, ...)\n"
+	      "  --ns              times with nanoseconds\n"
+	      "  --insn-trace, --call-trace, --call-ret-trace   perf script's shortcuts\n"
+	      "  --symfs DIR       look for the recorded binaries under DIR\n"
+	      "  --buildid-dir DIR the build-id cache (default ~/.debug)\n"
+	      "\n"
 	      "Options:\n"
 	      "  -i, --input FILE  the perf.data file (like perf's -i)\n"
 	      "  -q, --quiet       no progress bar on stderr; with --format=ptxed only errors\n"
@@ -56,6 +65,8 @@ void ptd_options_usage(FILE *out)
 enum {
 	OPT_PT = 256, OPT_RAW, OPT_ELF, OPT_CPU, OPT_FORMAT, OPT_EVENT_IP, OPT_EVENT_TIME,
 	OPT_EVENT_TICK, OPT_STAT, OPT_STAT_INSN, OPT_INSN_DECODER, OPT_BACKEND,
+	OPT_ITRACE = 512, OPT_NS, OPT_SYMFS, OPT_BUILDID_DIR, OPT_INSN_TRACE, OPT_CALL_TRACE,
+	OPT_CALL_RET_TRACE,
 };
 
 /* Options handed to the backend by name: the long option name is the key. */
@@ -67,8 +78,11 @@ void ptd_options_fini(struct ptd_options *o)
 		return;
 	free(o->images);
 	free(o->dopts);
+	free(o->itrace);
+	free(o->fields);
 	o->images = NULL;
 	o->dopts = NULL;
+	o->itrace = o->fields = NULL;
 	o->nimages = o->ndopts = 0;
 }
 
@@ -104,6 +118,14 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 		{ "stat", no_argument, NULL, OPT_STAT },
 		{ "stat:insn", no_argument, NULL, OPT_STAT_INSN },
 		{ "insn-decoder", no_argument, NULL, OPT_INSN_DECODER },
+		{ "itrace", optional_argument, NULL, OPT_ITRACE },
+		{ "fields", required_argument, NULL, 'F' },
+		{ "ns", no_argument, NULL, OPT_NS },
+		{ "symfs", required_argument, NULL, OPT_SYMFS },
+		{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
+		{ "insn-trace", optional_argument, NULL, OPT_INSN_TRACE },
+		{ "call-trace", optional_argument, NULL, OPT_CALL_TRACE },
+		{ "call-ret-trace", optional_argument, NULL, OPT_CALL_RET_TRACE },
 		BACKEND("mtc-freq"), BACKEND("nom-freq"),
 		BACKEND("cpuid-0x15.eax"), BACKEND("cpuid-0x15.ebx"),
 		BACKEND("filter:addr0_cfg"), BACKEND("filter:addr0_a"), BACKEND("filter:addr0_b"),
@@ -119,12 +141,15 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 	/* at most one of each per argument: argc bounds both arrays */
 	o->images = calloc((size_t)argc + 1, sizeof(*o->images));
 	o->dopts = calloc((size_t)argc + 1, sizeof(*o->dopts));
-	if (!o->images || !o->dopts)
+	o->itrace = calloc((size_t)argc + 1, sizeof(*o->itrace));
+	o->fields = calloc((size_t)argc + 1, sizeof(*o->fields));
+	o->shortcut = -1;
+	if (!o->images || !o->dopts || !o->itrace || !o->fields)
 		return ptd_err_set(err, PTD_E_NOMEM, "out of memory");
 	opterr = 0;
 	optind = 1;
-	while ((idx = -1, c = getopt_long(argc, argv, ":Dsi:qhV", longopts, &idx)) != -1) {
-		if (c >= OPT_PT && idx >= 0)
+	while ((idx = -1, c = getopt_long(argc, argv, ":Dsi:qhVF:", longopts, &idx)) != -1) {
+		if (c >= OPT_PT && c < OPT_ITRACE && idx >= 0)
 			raw_only = longopts[idx].name;
 		switch (c) {
 		case 'D':
@@ -188,6 +213,27 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 			break;
 		case OPT_INSN_DECODER:
 			break;   /* ptdecode always uses the instruction flow decoder */
+		case OPT_ITRACE:
+			o->itrace[o->nitrace++] = optarg;
+			break;
+		case 'F':
+			o->fields[o->nfields++] = optarg;
+			break;
+		case OPT_NS:
+			o->ns = 1;
+			break;
+		case OPT_SYMFS:
+			o->symfs = optarg;
+			break;
+		case OPT_BUILDID_DIR:
+			o->buildid_dir = optarg;
+			break;
+		case OPT_INSN_TRACE:
+		case OPT_CALL_TRACE:
+		case OPT_CALL_RET_TRACE:
+			o->shortcut = c == OPT_INSN_TRACE ? 0 : c == OPT_CALL_TRACE ? 1 : 2;
+			o->shortcut_arg = optarg;
+			break;
 		case OPT_BACKEND:
 			o->dopts[o->ndopts].key = longopts[idx].name;
 			o->dopts[o->ndopts++].value = optarg;
@@ -215,7 +261,6 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 	if (!o->input)
 		o->input = "perf.data";
 	if (o->action == PTD_ACTION_NONE)
-		return ptd_err_set(err, PTD_E_INVAL,
-				   "nothing to do: give --dump or --stats, or --pt with --raw/--elf");
+		o->action = PTD_ACTION_SCRIPT;
 	return 0;
 }

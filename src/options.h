@@ -14,6 +14,7 @@ enum ptd_action {
 	PTD_ACTION_DUMP,     /* --dump */
 	PTD_ACTION_STATS,    /* --stats */
 	PTD_ACTION_RAW,      /* --pt: decode a raw trace */
+	PTD_ACTION_SCRIPT,   /* the default: decode, print as perf script does */
 	PTD_ACTION_HELP,
 	PTD_ACTION_VERSION,
 };
@@ -37,6 +38,17 @@ struct ptd_options {
 	struct ptd_decoder_opt *dopts;        /* backend settings (owned array) */
 	size_t ndopts;
 	struct ptd_ptxed_opts ptxed;          /* --event:ip, --event:time, --stat */
+
+	/* perf script compatible output: strings borrowed from argv */
+	const char **itrace;                  /* --itrace values in order; NULL: bare --itrace */
+	size_t nitrace;
+	const char **fields;                  /* -F values in order (owned array) */
+	size_t nfields;
+	int shortcut;                         /* -1, or enum ptd_itrace_shortcut */
+	const char *shortcut_arg;
+	int ns;                               /* --ns */
+	const char *symfs;                    /* --symfs DIR */
+	const char *buildid_dir;              /* --buildid-dir DIR */
 };
 
 /* Parse argv.  Returns 0, or -PTD_E_INVAL (-PTD_E_NOMEM) with a message

@@ -3,12 +3,14 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/err.h"
 #include "formats/out/dump.h"
 #include "options.h"
 #include "progress.h"
 #include "rawdecode.h"
+#include "script_run.h"
 #include "session.h"
 #include "stats.h"
 
@@ -42,6 +44,32 @@ static int run_raw(const struct ptd_options *o)
 	return rc == -PTD_E_INVAL ? 1 : 2;
 }
 
+/* The main job; returns the exit status. */
+static int run_script(const struct ptd_options *o)
+{
+#ifdef HAVE_PT_PERF
+	struct ptd_script_run_opts so;
+
+	memset(&so, 0, sizeof(so));
+	so.input = o->input;
+	so.itrace = o->itrace;
+	so.nitrace = o->nitrace;
+	so.fields = o->fields;
+	so.nfields = o->nfields;
+	so.shortcut = o->shortcut;
+	so.shortcut_arg = o->shortcut_arg;
+	so.ns = o->ns;
+	so.symfs = o->symfs;
+	so.buildid_dir = o->buildid_dir;
+	so.quiet = o->quiet;
+	return ptd_script_run(&so, stdout);
+#else
+	fprintf(stderr, "ptdecode: decoding perf.data traces needs libipt and capstone, "
+		"which this build was configured without\n");
+	return 2;
+#endif
+}
+
 int main(int argc, char **argv)
 {
 	struct ptd_options o;
@@ -70,6 +98,11 @@ int main(int argc, char **argv)
 	}
 	if (o.action == PTD_ACTION_RAW) {
 		rc = run_raw(&o);
+		ptd_options_fini(&o);
+		return rc;
+	}
+	if (o.action == PTD_ACTION_SCRIPT) {
+		rc = run_script(&o);
 		ptd_options_fini(&o);
 		return rc;
 	}

@@ -1,0 +1,144 @@
+/* Intel PT decoding with perf's semantics, for output identical to
+ * `perf script --itrace`.
+ *
+ * libipt's instruction and block decoders (intel_pt.c, raw mode) follow the
+ * specification and ptxed's conventions.  perf's own decoder differs in the
+ * details its users see: which timestamp each sample carries (it updates
+ * the sample time only in some decoder states, and counts one tick per
+ * instruction between timing packets), where errors are reported and how it
+ * resynchronizes, which branches it reports at a PSB, at an overflow and at
+ * trace begin and end.  This decoder walks the trace as perf's does: packets
+ * come from libipt's packet decoder, instructions from the caller (walk()),
+ * and each call of ptd_pdec_decode() gives the next state, as perf's
+ * intel_pt_decode() does.
+ *
+ * Not done (perf 6.1 has them): quick modes (--itrace=q), VM time
+ * correlation, address filters (TIP.PGD at a filter edge), CYC calibration
+ * by look-ahead to the next MTC, event trace (CFE/EVD), PEBS via PT (BBP),
+ * emulated ptwrite. */
+#ifndef PTD_DECODERS_INTEL_PT_PDEC_H
+#define PTD_DECODERS_INTEL_PT_PDEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What a state reports (bits of ptd_pstate.type), as perf's
+ * intel_pt_sample_type. */
+enum {
+	PDEC_BRANCH      = 1u << 0,
+	PDEC_INSTRUCTION = 1u << 1,
+	PDEC_TRANSACTION = 1u << 2,
+	PDEC_PTW         = 1u << 3,
+	PDEC_MWAIT_OP    = 1u << 4,
+	PDEC_PWR_ENTRY   = 1u << 5,
+	PDEC_EX_STOP     = 1u << 6,
+	PDEC_PWR_EXIT    = 1u << 7,
+	PDEC_CBR_CHG     = 1u << 8,
+	PDEC_TRACE_BEGIN = 1u << 9,
+	PDEC_TRACE_END   = 1u << 10,
+	PDEC_PSB_EVT     = 1u << 12,
+};
+#define PDEC_PWR_EVT (PDEC_MWAIT_OP | PDEC_PWR_ENTRY | PDEC_EX_STOP | PDEC_PWR_EXIT)
+
+/* ptd_pstate.flags */
+enum {
+	PDEC_IN_TX      = 1u << 0,
+	PDEC_ABORT_TX   = 1u << 1,
+	PDEC_ASYNC      = 1u << 2,
+	PDEC_FUP_IP     = 1u << 3,
+	PDEC_SAMPLE_IPC = 1u << 4,
+};
+
+/* Errors (ptd_pstate.err), perf's codes: these numbers are printed. */
+enum {
+	PDEC_ERR_NOMEM = 1, PDEC_ERR_INTERN, PDEC_ERR_BADPKT, PDEC_ERR_NODATA,
+	PDEC_ERR_NOINSN, PDEC_ERR_MISMAT, PDEC_ERR_OVR, PDEC_ERR_LOST,
+	PDEC_ERR_UNK, PDEC_ERR_NELOOP, PDEC_ERR_EPTW, PDEC_ERR_MAX,
+};
+/* perf's message for an error code (any int: out of range is "Unknown error!"). */
+const char *ptd_pdec_strerror(int code);
+
+enum pdec_op {
+	PDEC_OP_OTHER = 0, PDEC_OP_CALL, PDEC_OP_RET, PDEC_OP_JCC, PDEC_OP_JMP,
+	PDEC_OP_LOOP, PDEC_OP_IRET, PDEC_OP_INT, PDEC_OP_SYSCALL, PDEC_OP_SYSRET,
+	PDEC_OP_VMENTRY,
+};
+
+enum pdec_branch {
+	PDEC_BR_NO_BRANCH = 0, PDEC_BR_INDIRECT, PDEC_BR_CONDITIONAL, PDEC_BR_UNCONDITIONAL,
+};
+
+#define PDEC_INSN_BUF_SZ 16
+
+struct pdec_insn {
+	uint8_t op;         /* enum pdec_op */
+	uint8_t branch;     /* enum pdec_branch */
+	uint8_t length;
+	int32_t rel;        /* direct branches: target - (ip + length) */
+	uint8_t buf[PDEC_INSN_BUF_SZ];
+};
+
+/* A piece of trace handed over by get_trace(). */
+struct pdec_buf {
+	const uint8_t *buf;     /* lent until the next get_trace(); len 0: no more */
+	size_t len;
+	uint64_t ref_timestamp; /* the TSC the recorder noted for this piece, 0 if none */
+	int consecutive;        /* continues the previous piece without a break */
+	uint64_t trace_nr;
+};
+
+struct pdec_params {
+	/* Walk instructions from *ip: stop after a branch (leaving *ip at it),
+	 * at to_ip (when non-zero, *ip == to_ip, insn->length 0) or after
+	 * max_insn_cnt instructions (when non-zero, *ip at the last one).
+	 * *insn_cnt: instructions walked, the branch included.  Returns 0,
+	 * or -EINVAL when the code cannot be read or decoded. */
+	int (*walk)(void *ctx, struct pdec_insn *insn, uint64_t *insn_cnt, uint64_t *ip,
+		    uint64_t to_ip, uint64_t max_insn_cnt);
+	/* The next piece of trace.  Returns 0 (b->len 0 at the end) or a
+	 * negative errno. */
+	int (*get_trace)(void *ctx, struct pdec_buf *b);
+	void *ctx;
+	int return_compression;
+	int branch_enable;
+	unsigned max_non_turbo_ratio;
+	unsigned mtc_period;            /* MTC shift: attr config bits 17:14 */
+	uint32_t tsc_ctc_ratio_n, tsc_ctc_ratio_d;
+	int period_type;                /* PDEC_PERIOD_* */
+	uint64_t period;
+	int max_loops;                  /* 0: perf's 100000 */
+	int fup_with_nlip;              /* erratum of family 6 model 92 */
+};
+
+enum { PDEC_PERIOD_NONE = 0, PDEC_PERIOD_INSTRUCTIONS, PDEC_PERIOD_TICKS, PDEC_PERIOD_MTC };
+
+/* One result of ptd_pdec_decode(), as perf's struct intel_pt_state. */
+struct ptd_pstate {
+	uint32_t type;          /* PDEC_* sample type bits */
+	uint32_t flags;         /* PDEC_IN_TX ... */
+	int err;                /* PDEC_ERR_*, 0 for none */
+	uint64_t from_ip, to_ip;
+	uint64_t timestamp, est_timestamp;   /* TSC */
+	uint64_t tot_insn_cnt, tot_cyc_cnt, cycles;
+	uint64_t trace_nr;
+	uint64_t ptw_payload, mwait_payload, pwre_payload, pwrx_payload;
+	uint64_t cbr_payload;
+	unsigned cbr;
+	uint64_t psb_offset;    /* trace position of the last PSB walked */
+	int from_nr, to_nr;
+	uint8_t insn_op, insn_len;
+	uint8_t insn[PDEC_INSN_BUF_SZ];
+};
+
+struct ptd_pdec;
+
+/* A new decoder, or NULL when out of memory or the params lack walk or
+ * get_trace.  params is copied. */
+struct ptd_pdec *ptd_pdec_new(const struct pdec_params *params);
+void ptd_pdec_free(struct ptd_pdec *d);   /* NULL-safe */
+
+/* The next state; borrowed until the next call.  err PDEC_ERR_NODATA: the
+ * trace is used up. */
+const struct ptd_pstate *ptd_pdec_decode(struct ptd_pdec *d);
+
+#endif

@@ -1,0 +1,235 @@
+/* Packets for the perf-semantics decoder: pieces of trace from get_trace(),
+ * packets from libipt's packet decoder, in perf's terms (pdec_priv.h). */
+#define _GNU_SOURCE
+#include "decoders/intel-pt/pdec_priv.h"
+
+#include <errno.h>
+#include <intel-pt.h>
+#include <string.h>
+
+static const uint8_t psb_pattern[16] = {
+	0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
+	0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
+};
+
+void pdec_pkt_fini(struct ptd_pdec *d)
+{
+	pt_pkt_free_decoder(d->pk);
+	d->pk = NULL;
+}
+
+static uint64_t ip_payload(const struct pt_packet_ip *ip, int *count)
+{
+	*count = (int)ip->ipc;
+	return ip->ip;
+}
+
+/* Convert libipt's packet; 0, or -1 for one perf would call bad. */
+static int convert(const struct pt_packet *in, struct pdec_pkt *out)
+{
+	out->count = 0;
+	out->payload = 0;
+	switch (in->type) {
+	case ppt_pad: out->type = PK_PAD; break;
+	case ppt_psb: out->type = PK_PSB; break;
+	case ppt_psbend: out->type = PK_PSBEND; break;
+	case ppt_tnt_8:
+	case ppt_tnt_64:
+		out->type = PK_TNT;
+		out->count = in->payload.tnt.bit_size;
+		if (out->count)
+			out->payload = in->payload.tnt.payload << (64 - out->count);
+		break;
+	case ppt_tip: out->type = PK_TIP; out->payload = ip_payload(&in->payload.ip, &out->count); break;
+	case ppt_tip_pge: out->type = PK_TIP_PGE; out->payload = ip_payload(&in->payload.ip, &out->count); break;
+	case ppt_tip_pgd: out->type = PK_TIP_PGD; out->payload = ip_payload(&in->payload.ip, &out->count); break;
+	case ppt_fup: out->type = PK_FUP; out->payload = ip_payload(&in->payload.ip, &out->count); break;
+	case ppt_tsc: out->type = PK_TSC; out->payload = in->payload.tsc.tsc; break;
+	case ppt_cbr: out->type = PK_CBR; out->payload = in->payload.cbr.ratio; break;
+	case ppt_tma:
+		out->type = PK_TMA;
+		out->payload = in->payload.tma.ctc;
+		out->count = in->payload.tma.fc;
+		break;
+	case ppt_mtc: out->type = PK_MTC; out->payload = in->payload.mtc.ctc; break;
+	case ppt_cyc: out->type = PK_CYC; out->payload = in->payload.cyc.value; break;
+	case ppt_mode:
+		if (in->payload.mode.leaf == pt_mol_exec) {
+			out->type = PK_MODE_EXEC;
+			out->payload = (uint64_t)in->payload.mode.bits.exec.csd |
+				       (uint64_t)in->payload.mode.bits.exec.csl << 1;
+		} else {
+			out->type = PK_MODE_TSX;
+			out->payload = (uint64_t)in->payload.mode.bits.tsx.intx |
+				       (uint64_t)in->payload.mode.bits.tsx.abrt << 1;
+		}
+		break;
+	case ppt_pip:
+		out->type = PK_PIP;
+		out->payload = in->payload.pip.cr3 | (in->payload.pip.nr ? 1 : 0);
+		break;
+	case ppt_vmcs: out->type = PK_VMCS; out->payload = in->payload.vmcs.base; break;
+	case ppt_mnt: out->type = PK_MNT; out->payload = in->payload.mnt.payload; break;
+	case ppt_ovf: out->type = PK_OVF; break;
+	case ppt_stop: out->type = PK_TRACESTOP; break;
+	case ppt_ptw:
+		out->type = in->payload.ptw.ip ? PK_PTWRITE_IP : PK_PTWRITE;
+		out->payload = in->payload.ptw.payload;
+		out->count = in->payload.ptw.plc;
+		break;
+	case ppt_exstop: out->type = in->payload.exstop.ip ? PK_EXSTOP_IP : PK_EXSTOP; break;
+	case ppt_mwait:
+		out->type = PK_MWAIT;
+		out->payload = in->payload.mwait.hints | (uint64_t)in->payload.mwait.ext << 32;
+		break;
+	case ppt_pwre:
+		out->type = PK_PWRE;
+		out->payload = (uint64_t)in->payload.pwre.state << 4 | in->payload.pwre.sub_state |
+			       (uint64_t)in->payload.pwre.hw << 7;
+		break;
+	case ppt_pwrx:
+		out->type = PK_PWRX;
+		out->payload = in->payload.pwrx.last | (uint64_t)in->payload.pwrx.deepest << 4;
+		break;
+	default:
+		return -1;
+	}
+	return 0;
+}
+
+/* Parse the packet at d->off into *out; its size, or <= 0 when bad. */
+static int parse_at(struct ptd_pdec *d, size_t off, struct pdec_pkt *out)
+{
+	struct pt_packet pkt;
+	int rc;
+
+	if (!d->pk || off >= d->len)
+		return 0;
+	if (pt_pkt_sync_set(d->pk, off) < 0)
+		return 0;
+	rc = pt_pkt_next(d->pk, &pkt, sizeof(pkt));
+	if (rc <= 0)
+		return 0;
+	if (convert(&pkt, out))
+		return 0;
+	return rc;
+}
+
+static int new_piece(struct ptd_pdec *d, const struct pdec_buf *b)
+{
+	struct pt_config cfg;
+
+	pdec_pkt_fini(d);
+	pt_config_init(&cfg);
+	cfg.begin = (uint8_t *)b->buf;
+	cfg.end = (uint8_t *)b->buf + b->len;
+	d->pk = pt_pkt_alloc_decoder(&cfg);
+	if (!d->pk)
+		return -ENOMEM;
+	d->buf = b->buf;
+	d->len = b->len;
+	d->off = 0;
+	d->pkt_step = 0;
+	return 0;
+}
+
+/* perf's intel_pt_get_data: -ENODATA at the end, -ENOLINK after a break. */
+static int get_data(struct ptd_pdec *d)
+{
+	struct pdec_buf b;
+	int rc;
+
+	memset(&b, 0, sizeof(b));
+	d->pkt_step = 0;
+	rc = d->p.get_trace(d->p.ctx, &b);
+	if (rc)
+		return rc;
+	if (!b.len || !b.buf) {
+		d->len = d->off = 0;
+		return -ENODATA;
+	}
+	rc = new_piece(d, &b);
+	if (rc)
+		return rc;
+	d->buf_timestamp = b.ref_timestamp;
+	if (!b.consecutive) {
+		pdec_reposition(d);
+		d->ref_timestamp = b.ref_timestamp;
+		d->state.trace_nr = b.trace_nr;
+		return -ENOLINK;
+	}
+	return 0;
+}
+
+static int bad_packet(struct ptd_pdec *d)
+{
+	d->tx_flags = 0;
+	d->have_tma = false;
+	d->packet.type = PK_BAD;
+	d->pkt_step = 1;
+	return -EBADMSG;
+}
+
+int pdec_get_next_packet(struct ptd_pdec *d)
+{
+	int rc;
+
+	d->last_packet_type = d->packet.type;
+	do {
+		d->pos += d->pkt_step;
+		d->off += d->pkt_step;
+		d->pkt_step = 0;
+		if (d->off >= d->len) {
+			rc = get_data(d);
+			if (rc)
+				return rc;
+		}
+		rc = parse_at(d, d->off, &d->packet);
+		if (rc <= 0)
+			return bad_packet(d);
+		d->pkt_step = (size_t)rc;
+	} while (d->packet.type == PK_PAD);
+	return 0;
+}
+
+int pdec_scan_for_psb(struct ptd_pdec *d)
+{
+	const uint8_t *p;
+	int rc;
+
+	for (;;) {
+		if (d->off >= d->len) {
+			rc = get_data(d);
+			if (rc)
+				return rc;
+		}
+		p = memmem(d->buf + d->off, d->len - d->off, psb_pattern, sizeof(psb_pattern));
+		if (!p) {
+			d->pos += d->len - d->off;
+			d->off = d->len;
+			d->pkt_step = 0;
+			continue;
+		}
+		d->pkt_step = (size_t)(p - (d->buf + d->off));
+		return pdec_get_next_packet(d);
+	}
+}
+
+void pdec_lookahead(struct ptd_pdec *d, int (*cb)(const struct pdec_pkt *pkt, void *data),
+		    void *data)
+{
+	struct pdec_pkt pkt;
+	size_t off = d->off + d->pkt_step;
+	int rc;
+
+	while (off < d->len) {
+		rc = parse_at(d, off, &pkt);
+		if (rc <= 0)
+			break;
+		off += (size_t)rc;
+		if (pkt.type == PK_PAD)
+			continue;
+		if (cb(&pkt, data))
+			break;
+	}
+}

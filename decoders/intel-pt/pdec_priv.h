@@ -1,0 +1,132 @@
+/* Internals of the perf-semantics decoder (pdec.h), shared by pdec.c
+ * (the walk), pdec_pkt.c (packets) and pdec_time.c (timestamps). */
+#ifndef PTD_DECODERS_INTEL_PT_PDEC_PRIV_H
+#define PTD_DECODERS_INTEL_PT_PDEC_PRIV_H
+
+#include <stdbool.h>
+
+#include "decoders/intel-pt/pdec.h"
+
+struct pt_packet_decoder;
+
+/* Packet types, perf's view of them. */
+enum pdec_pkt_type {
+	PK_NONE = 0, PK_BAD, PK_PAD, PK_TNT, PK_TIP_PGD, PK_TIP_PGE, PK_TSC, PK_TMA,
+	PK_MODE_EXEC, PK_MODE_TSX, PK_MTC, PK_TIP, PK_FUP, PK_CYC, PK_VMCS, PK_PSB,
+	PK_PSBEND, PK_CBR, PK_TRACESTOP, PK_PIP, PK_OVF, PK_MNT, PK_PTWRITE,
+	PK_PTWRITE_IP, PK_EXSTOP, PK_EXSTOP_IP, PK_MWAIT, PK_PWRE, PK_PWRX,
+};
+
+struct pdec_pkt {
+	int type;           /* enum pdec_pkt_type */
+	int count;          /* TNT: bits; IP packets: IPC; TMA: fc */
+	uint64_t payload;   /* TNT: bits from bit 63 down, oldest first */
+};
+
+/* Decoder states, as perf's enum intel_pt_pkt_state. */
+enum pdec_pkt_state {
+	ST_NO_PSB = 0, ST_NO_IP, ST_ERR_RESYNC, ST_IN_SYNC, ST_TNT_CONT, ST_TNT,
+	ST_TIP, ST_TIP_PGD, ST_FUP, ST_FUP_NO_TIP, ST_FUP_IN_PSB,
+};
+
+#define PDEC_RETURN 1   /* walk_insn: a sample is ready */
+
+struct ptd_pdec {
+	struct pdec_params p;
+
+	/* the trace */
+	const uint8_t *buf;             /* current piece */
+	size_t len;                     /* its length */
+	size_t off;                     /* offset of the current packet in buf */
+	size_t pkt_step;                /* bytes to the next packet */
+	struct pt_packet_decoder *pk;   /* libipt's, over buf */
+	uint64_t pos;                   /* stream position of the current packet */
+	uint64_t buf_timestamp;
+	uint64_t ref_timestamp;
+	struct pdec_pkt packet, tnt, fup_tx_pkt;
+	int last_packet_type;
+
+	int pkt_state;
+	struct ptd_pstate state;
+
+	uint64_t ip, last_ip, psb_ip;
+	bool have_last_ip, pge, in_psb, overflow, continuous_period;
+	uint64_t ret_addr;
+
+	/* return stack for return compression */
+	uint64_t *stack;
+	size_t stack_n, stack_cap;
+
+	/* transactions and FUP-bound events */
+	uint32_t tx_flags, fup_tx_flags;
+	bool set_fup_tx_flags, set_fup_ptw, set_fup_mwait, set_fup_pwre, set_fup_exstop;
+	bool set_fup_mode_exec;
+	uint64_t fup_ptw_payload, fup_mwait_payload, fup_pwre_payload;
+
+	uint64_t pip_payload;
+	int nr, next_nr;
+
+	/* timing (pdec_time.c) */
+	uint64_t timestamp, tsc_timestamp, sample_timestamp;
+	uint64_t timestamp_insn_cnt, sample_insn_cnt;
+	uint64_t ctc_timestamp, ctc_delta, last_ctc;
+	uint32_t last_mtc, ctc_rem_mask, tsc_ctc_mult;
+	bool have_tma, fixup_last_mtc;
+	unsigned cbr, cbr_seen;
+	uint64_t cbr_payload;
+	double cbr_cyc_to_tsc, max_non_turbo_ratio_fp, tsc_to_cyc;
+	uint64_t cyc_ref_timestamp, cycle_cnt, tot_cyc_cnt, sample_tot_cyc_cnt;
+	uint64_t cyc_cnt_timestamp, base_cyc_cnt;
+	bool have_cyc, sample_cyc, mtc_insn;
+
+	/* instruction counts and periods */
+	uint64_t tot_insn_cnt, period_insn_cnt;
+	uint64_t period_mask, period_ticks, last_masked_timestamp;
+
+	/* stuck-loop detection */
+	int no_progress;
+	uint64_t stuck_ip;
+	int stuck_ip_prd, stuck_ip_cnt;
+};
+
+/* pdec_pkt.c */
+int pdec_get_next_packet(struct ptd_pdec *d);
+int pdec_scan_for_psb(struct ptd_pdec *d);
+/* Look ahead from the packet after the current one, without moving:
+ * cb returns non-zero to stop.  Stays within the current piece. */
+void pdec_lookahead(struct ptd_pdec *d, int (*cb)(const struct pdec_pkt *pkt, void *data),
+		    void *data);
+void pdec_pkt_fini(struct ptd_pdec *d);
+
+/* pdec.c: helpers and the walks between packets, as perf's functions of
+ * the same names (intel_pt_walk_tnt ...).  The walks return 0 with a state
+ * ready, -EAGAIN to go on reading packets, or a negative errno. */
+int pdec_ext_err(int code);
+void pdec_set_last_ip(struct ptd_pdec *d);
+void pdec_set_ip(struct ptd_pdec *d);
+bool pdec_have_ip(const struct ptd_pdec *d);
+void pdec_update_nr(struct ptd_pdec *d);
+void pdec_set_nr(struct ptd_pdec *d);
+void pdec_clear_stack(struct ptd_pdec *d);
+int pdec_bug(struct ptd_pdec *d);
+int pdec_overflow(struct ptd_pdec *d);
+bool pdec_fup_event(struct ptd_pdec *d, bool no_tip);
+int pdec_walk_fup(struct ptd_pdec *d);
+int pdec_walk_tip(struct ptd_pdec *d);
+int pdec_walk_tnt(struct ptd_pdec *d);
+
+/* pdec_time.c */
+void pdec_calc_tsc_timestamp(struct ptd_pdec *d);
+void pdec_calc_tma(struct ptd_pdec *d);
+void pdec_calc_mtc_timestamp(struct ptd_pdec *d);
+void pdec_calc_cbr(struct ptd_pdec *d);
+void pdec_calc_cyc_timestamp(struct ptd_pdec *d);
+void pdec_mtc_cyc_cnt_pge(struct ptd_pdec *d);
+void pdec_update_sample_time(struct ptd_pdec *d);
+uint64_t pdec_est_timestamp(const struct ptd_pdec *d);
+void pdec_setup_period(struct ptd_pdec *d);
+uint64_t pdec_next_sample(struct ptd_pdec *d);
+void pdec_sample_insn(struct ptd_pdec *d);
+void pdec_reposition(struct ptd_pdec *d);
+
+#endif

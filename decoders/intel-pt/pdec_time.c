@@ -1,0 +1,289 @@
+/* Timestamps and sampling periods of the perf-semantics decoder, computed
+ * as perf's intel-pt-decoder computes them: the time is the last TSC, or
+ * the last MTC (scaled by the TSC/CTC ratio from the last TMA), or CYC
+ * cycles scaled by the core:bus ratio; between timing packets each
+ * instruction counts as one tick for periods and two (scaled by the
+ * maximum non-turbo ratio over CBR) for the estimated timestamp. */
+#include "decoders/intel-pt/pdec_priv.h"
+
+static uint64_t multdiv(uint64_t t, uint32_t n, uint32_t d)
+{
+	if (!d)
+		return 0;
+	return (t / d) * n + ((t % d) * n) / d;
+}
+
+void pdec_reposition(struct ptd_pdec *d)
+{
+	d->ip = 0;
+	d->pkt_state = ST_NO_PSB;
+	d->timestamp = 0;
+	d->have_tma = false;
+}
+
+void pdec_update_sample_time(struct ptd_pdec *d)
+{
+	d->sample_timestamp = d->timestamp;
+	d->sample_insn_cnt = d->timestamp_insn_cnt;
+	d->state.cycles = d->tot_cyc_cnt;
+}
+
+uint64_t pdec_est_timestamp(const struct ptd_pdec *d)
+{
+	uint64_t est = d->sample_insn_cnt << 1;
+
+	if (d->cbr && d->p.max_non_turbo_ratio) {
+		est *= d->p.max_non_turbo_ratio;
+		est /= d->cbr;
+	}
+	return d->sample_timestamp + est;
+}
+
+/* The 7 bytes of a TSC packet completed from a reference time. */
+static uint64_t tsc_8b(uint64_t timestamp, uint64_t ref)
+{
+	timestamp |= ref & (0xffULL << 56);
+	if (timestamp < ref) {
+		if (ref - timestamp > (1ULL << 55))
+			timestamp += 1ULL << 56;
+	} else if (timestamp - ref > (1ULL << 55)) {
+		timestamp -= 1ULL << 56;
+	}
+	return timestamp;
+}
+
+#define TSC_SLIP 0x10000
+
+void pdec_calc_tsc_timestamp(struct ptd_pdec *d)
+{
+	uint64_t timestamp;
+
+	d->have_tma = false;
+	if (d->ref_timestamp) {
+		timestamp = tsc_8b(d->packet.payload, d->ref_timestamp);
+		d->tsc_timestamp = timestamp;
+		d->timestamp = timestamp;
+		d->ref_timestamp = 0;
+		d->timestamp_insn_cnt = 0;
+	} else if (d->timestamp) {
+		timestamp = d->packet.payload | (d->timestamp & (0xffULL << 56));
+		d->tsc_timestamp = timestamp;
+		if (timestamp < d->timestamp && d->timestamp - timestamp < TSC_SLIP)
+			timestamp = d->timestamp;   /* a TSC slipped past MTCs */
+		if (timestamp < d->timestamp) {
+			if (!d->buf_timestamp || timestamp + (1ULL << 56) < d->buf_timestamp) {
+				timestamp += 1ULL << 56;   /* wrapped */
+				d->tsc_timestamp = timestamp;
+			} else {
+				timestamp = d->timestamp;  /* bad: keep the time */
+			}
+		}
+		d->timestamp = timestamp;
+		d->timestamp_insn_cnt = 0;
+	}
+	if (d->last_packet_type == PK_CYC) {
+		d->cyc_ref_timestamp = d->timestamp;
+		d->cycle_cnt = 0;
+	}
+}
+
+void pdec_mtc_cyc_cnt_pge(struct ptd_pdec *d)
+{
+	if (d->have_cyc)
+		return;
+	d->cyc_cnt_timestamp = d->timestamp;
+	d->base_cyc_cnt = d->tot_cyc_cnt;
+}
+
+static void mtc_cyc_cnt_upd(struct ptd_pdec *d)
+{
+	uint64_t tot, delta;
+
+	if (d->have_cyc)
+		return;
+	d->sample_cyc = true;
+	if (!d->pge || d->timestamp <= d->cyc_cnt_timestamp)
+		return;
+	delta = d->timestamp - d->cyc_cnt_timestamp;
+	tot = (uint64_t)(delta * d->tsc_to_cyc) + d->base_cyc_cnt;
+	if (tot > d->tot_cyc_cnt)
+		d->tot_cyc_cnt = tot;
+}
+
+void pdec_calc_tma(struct ptd_pdec *d)
+{
+	uint32_t ctc = (uint32_t)d->packet.payload;
+	uint32_t fc = (uint32_t)d->packet.count;
+	uint32_t rem = ctc & d->ctc_rem_mask;
+
+	if (!d->p.tsc_ctc_ratio_d)
+		return;
+	if (d->pge && !d->in_psb)
+		pdec_mtc_cyc_cnt_pge(d);
+	else
+		mtc_cyc_cnt_upd(d);
+	d->last_mtc = (ctc >> d->p.mtc_period) & 0xff;
+	d->last_ctc = ctc - rem;
+	d->ctc_timestamp = d->tsc_timestamp - fc;
+	if (d->tsc_ctc_mult)
+		d->ctc_timestamp -= (uint64_t)rem * d->tsc_ctc_mult;
+	else
+		d->ctc_timestamp -= multdiv(rem, d->p.tsc_ctc_ratio_n, d->p.tsc_ctc_ratio_d);
+	d->ctc_delta = 0;
+	d->have_tma = true;
+	d->fixup_last_mtc = true;
+}
+
+/* With an MTC period above 8 bits, the last MTC from TMA lacks the low bits
+ * of the first MTC that follows: take them from it. */
+static void fixup_last_mtc(uint32_t mtc, unsigned shift, uint32_t *last)
+{
+	uint32_t first_missing_bit = 1U << (16 - shift);
+	uint32_t mask = ~(first_missing_bit - 1);
+
+	*last |= mtc & mask;
+	if (*last >= mtc) {
+		*last -= first_missing_bit;
+		*last &= 0xff;
+	}
+}
+
+void pdec_calc_mtc_timestamp(struct ptd_pdec *d)
+{
+	uint64_t timestamp;
+	uint32_t mtc, delta;
+
+	if (!d->have_tma)
+		return;
+	mtc = (uint32_t)d->packet.payload;
+	if (d->p.mtc_period > 8 && d->fixup_last_mtc) {
+		d->fixup_last_mtc = false;
+		fixup_last_mtc(mtc, d->p.mtc_period, &d->last_mtc);
+	}
+	delta = mtc > d->last_mtc ? mtc - d->last_mtc : mtc + 256 - d->last_mtc;
+	d->ctc_delta += (uint64_t)delta << d->p.mtc_period;
+	if (d->tsc_ctc_mult)
+		timestamp = d->ctc_timestamp + d->ctc_delta * d->tsc_ctc_mult;
+	else
+		timestamp = d->ctc_timestamp + multdiv(d->ctc_delta, d->p.tsc_ctc_ratio_n,
+						       d->p.tsc_ctc_ratio_d);
+	if (timestamp >= d->timestamp)
+		d->timestamp = timestamp;
+	mtc_cyc_cnt_upd(d);
+	d->timestamp_insn_cnt = 0;
+	d->last_mtc = mtc;
+	if (d->last_packet_type == PK_CYC) {
+		d->cyc_ref_timestamp = d->timestamp;
+		d->cycle_cnt = 0;
+	}
+}
+
+void pdec_calc_cbr(struct ptd_pdec *d)
+{
+	unsigned cbr = (unsigned)(d->packet.payload & 0xff);
+
+	d->cbr_payload = d->packet.payload;
+	if (d->cbr == cbr)
+		return;
+	d->cbr = cbr;
+	d->cbr_cyc_to_tsc = d->max_non_turbo_ratio_fp / cbr;
+	d->cyc_ref_timestamp = d->timestamp;
+	d->cycle_cnt = 0;
+	if (d->p.max_non_turbo_ratio)
+		d->tsc_to_cyc = cbr / d->max_non_turbo_ratio_fp;
+	if (d->pge)
+		pdec_mtc_cyc_cnt_pge(d);
+}
+
+void pdec_calc_cyc_timestamp(struct ptd_pdec *d)
+{
+	uint64_t timestamp = d->cyc_ref_timestamp;
+
+	d->have_cyc = true;
+	d->cycle_cnt += d->packet.payload;
+	if (d->pge)
+		d->tot_cyc_cnt += d->packet.payload;
+	d->sample_cyc = true;
+	if (!d->cyc_ref_timestamp || !d->cbr)
+		return;
+	timestamp += (uint64_t)(d->cycle_cnt * d->cbr_cyc_to_tsc);
+	if (timestamp >= d->timestamp)
+		d->timestamp = timestamp;
+	d->timestamp_insn_cnt = 0;
+}
+
+/* ---- sampling periods --------------------------------------------------- */
+
+static uint64_t lower_power_of_2(uint64_t x)
+{
+	uint64_t p = 1;
+
+	while (x >>= 1)
+		p <<= 1;
+	return p;
+}
+
+void pdec_setup_period(struct ptd_pdec *d)
+{
+	if (d->p.period_type == PDEC_PERIOD_TICKS) {
+		uint64_t period = lower_power_of_2(d->p.period);
+
+		d->period_mask = ~(period - 1);
+		d->period_ticks = period;
+	}
+}
+
+static uint64_t next_period(struct ptd_pdec *d)
+{
+	uint64_t timestamp = d->timestamp + d->timestamp_insn_cnt;
+	uint64_t masked = timestamp & d->period_mask;
+
+	if (d->continuous_period) {
+		if (masked > d->last_masked_timestamp)
+			return 1;
+	} else {
+		timestamp += 1;
+		masked = timestamp & d->period_mask;
+		if (masked > d->last_masked_timestamp) {
+			d->last_masked_timestamp = masked;
+			d->continuous_period = true;
+		}
+	}
+	if (masked < d->last_masked_timestamp)
+		return d->period_ticks;
+	return d->period_ticks - (timestamp - masked);
+}
+
+uint64_t pdec_next_sample(struct ptd_pdec *d)
+{
+	switch (d->p.period_type) {
+	case PDEC_PERIOD_INSTRUCTIONS:
+		return d->p.period - d->period_insn_cnt;
+	case PDEC_PERIOD_TICKS:
+		return next_period(d);
+	default:
+		return 0;
+	}
+}
+
+void pdec_sample_insn(struct ptd_pdec *d)
+{
+	uint64_t timestamp, masked;
+
+	switch (d->p.period_type) {
+	case PDEC_PERIOD_INSTRUCTIONS:
+		d->period_insn_cnt = 0;
+		break;
+	case PDEC_PERIOD_TICKS:
+		timestamp = d->timestamp + d->timestamp_insn_cnt;
+		masked = timestamp & d->period_mask;
+		if (masked > d->last_masked_timestamp)
+			d->last_masked_timestamp = masked;
+		else
+			d->last_masked_timestamp += d->period_ticks;
+		break;
+	default:
+		break;
+	}
+	d->state.type |= PDEC_INSTRUCTION;
+}

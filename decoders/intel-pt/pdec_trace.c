@@ -1,0 +1,739 @@
+/* The perf-semantics decoder's packet loop (see pdec.h): synchronizing at
+ * PSB, reading packets until one needs instructions walked, and the
+ * per-call bookkeeping of ptd_pdec_decode() (sample time, CBR changes). */
+#include "decoders/intel-pt/pdec_priv.h"
+
+#include <errno.h>
+#include <string.h>
+
+static void mode_exec_status(struct ptd_pdec *d)
+{
+	(void)d;   /* the execution mode's interrupt flag needs event trace */
+}
+
+static int walk_fup_tip(struct ptd_pdec *d)
+{
+	int err;
+
+	if (d->tx_flags & PDEC_ABORT_TX) {
+		d->tx_flags = 0;
+		d->state.flags &= ~PDEC_IN_TX;
+		d->state.flags |= PDEC_ABORT_TX;
+	} else {
+		d->state.flags |= PDEC_ASYNC;
+	}
+	for (;;) {
+		err = pdec_get_next_packet(d);
+		if (err)
+			return err;
+		switch (d->packet.type) {
+		case PK_CBR:
+			pdec_calc_cbr(d);
+			break;
+		case PK_OVF:
+			return pdec_overflow(d);
+		case PK_TIP_PGD:
+			d->state.from_ip = d->ip;
+			if (d->packet.count == 0) {
+				d->state.to_ip = 0;
+			} else {
+				pdec_set_ip(d);
+				d->state.to_ip = d->ip;
+			}
+			d->pge = false;
+			d->continuous_period = false;
+			d->state.type |= PDEC_TRACE_END;
+			pdec_update_nr(d);
+			return 0;
+		case PK_TIP_PGE:
+			d->pge = true;
+			d->state.from_ip = 0;
+			if (d->packet.count == 0) {
+				d->state.to_ip = 0;
+			} else {
+				pdec_set_ip(d);
+				d->state.to_ip = d->ip;
+			}
+			d->state.type |= PDEC_TRACE_BEGIN;
+			pdec_mtc_cyc_cnt_pge(d);
+			pdec_set_nr(d);
+			return 0;
+		case PK_TIP:
+			d->state.from_ip = d->ip;
+			if (d->packet.count == 0) {
+				d->state.to_ip = 0;
+			} else {
+				pdec_set_ip(d);
+				d->state.to_ip = d->ip;
+			}
+			pdec_update_nr(d);
+			return 0;
+		case PK_PIP:
+			d->pip_payload = d->packet.payload;
+			break;
+		case PK_MTC:
+			pdec_calc_mtc_timestamp(d);
+			if (d->p.period_type == PDEC_PERIOD_MTC)
+				d->state.type |= PDEC_INSTRUCTION;
+			break;
+		case PK_CYC:
+			pdec_calc_cyc_timestamp(d);
+			break;
+		case PK_MODE_EXEC:
+		case PK_VMCS:
+		case PK_MNT:
+		case PK_PAD:
+			break;
+		default:
+			/* "Missing TIP after FUP" */
+			d->pkt_state = ST_ERR_RESYNC;
+			d->pkt_step = 0;
+			return -ENOENT;
+		}
+	}
+}
+
+/* The rest of a PSB+ once synchronized. */
+static int walk_psbend(struct ptd_pdec *d)
+{
+	int err;
+
+	d->in_psb = true;
+	for (;;) {
+		err = pdec_get_next_packet(d);
+		if (err)
+			goto out;
+		switch (d->packet.type) {
+		case PK_PSBEND:
+			err = 0;
+			goto out;
+		case PK_OVF:
+			err = pdec_overflow(d);
+			goto out;
+		case PK_TSC: pdec_calc_tsc_timestamp(d); break;
+		case PK_TMA: pdec_calc_tma(d); break;
+		case PK_CBR: pdec_calc_cbr(d); break;
+		case PK_MODE_EXEC: mode_exec_status(d); break;
+		case PK_PIP: d->pip_payload = d->packet.payload; pdec_set_nr(d); break;
+		case PK_FUP:
+			d->pge = true;
+			if (d->packet.count) {
+				pdec_set_last_ip(d);
+				d->psb_ip = d->last_ip;
+			}
+			break;
+		case PK_MODE_TSX: d->tx_flags = d->packet.payload & PDEC_IN_TX; break;
+		case PK_MTC:
+			pdec_calc_mtc_timestamp(d);
+			if (d->p.period_type == PDEC_PERIOD_MTC)
+				d->state.type |= PDEC_INSTRUCTION;
+			break;
+		case PK_CYC: pdec_calc_cyc_timestamp(d); break;
+		case PK_VMCS:
+		case PK_MNT:
+		case PK_PAD:
+			break;
+		default:
+			/* "Unexpected packet" */
+			d->have_tma = false;
+			err = -EAGAIN;
+			goto out;
+		}
+	}
+out:
+	d->in_psb = false;
+	return err;
+}
+
+static int psb(struct ptd_pdec *d)
+{
+	int err;
+
+	d->last_ip = 0;
+	d->psb_ip = 0;
+	d->have_last_ip = true;
+	pdec_clear_stack(d);
+	err = walk_psbend(d);
+	if (err)
+		return err;
+	d->state.type = PDEC_PSB_EVT;
+	d->state.from_ip = d->psb_ip;
+	d->state.to_ip = 0;
+	return 0;
+}
+
+static int fup_in_psb(struct ptd_pdec *d)
+{
+	int err;
+
+	if (d->ip != d->last_ip) {
+		err = pdec_walk_fup(d);
+		if (!err || err != -EAGAIN)
+			return err;
+	}
+	d->pkt_state = ST_IN_SYNC;
+	err = psb(d);
+	if (err) {
+		d->pkt_state = ST_ERR_RESYNC;
+		return -ENOENT;
+	}
+	return 0;
+}
+
+struct psb_info {
+	struct pdec_pkt fup_packet;
+	bool fup;
+	int after_psbend;
+};
+
+/* The FUP of a PSB+, unless a TIP.PGE follows the PSBEND closely. */
+static int psb_lookahead_cb(const struct pdec_pkt *pkt, void *data)
+{
+	struct psb_info *in = data;
+
+	switch (pkt->type) {
+	case PK_MNT: case PK_TSC: case PK_TMA: case PK_MODE_EXEC: case PK_MODE_TSX:
+	case PK_MTC: case PK_CYC: case PK_VMCS: case PK_CBR: case PK_PIP:
+		if (in->after_psbend && !--in->after_psbend)
+			return 1;
+		return 0;
+	case PK_FUP:
+		if (in->after_psbend || in->fup || pkt->count == 0)
+			return 1;
+		in->fup_packet = *pkt;
+		in->fup = true;
+		return 0;
+	case PK_PSBEND:
+		if (!in->fup)
+			return 1;
+		in->after_psbend = 6;
+		return 0;
+	case PK_TIP_PGE:
+		if (in->after_psbend)
+			in->fup = false;
+		return 1;
+	case PK_PTWRITE: case PK_PTWRITE_IP: case PK_EXSTOP: case PK_EXSTOP_IP:
+	case PK_MWAIT: case PK_PWRE: case PK_PWRX:
+		if (in->after_psbend) {
+			if (!--in->after_psbend)
+				return 1;
+			return 0;
+		}
+		return 1;
+	default:
+		return 1;
+	}
+}
+
+static bool psb_with_fup(struct ptd_pdec *d, int *err)
+{
+	struct psb_info in;
+
+	if (!d->p.branch_enable)
+		return false;
+	memset(&in, 0, sizeof(in));
+	pdec_lookahead(d, psb_lookahead_cb, &in);
+	if (!in.fup)
+		return false;
+	d->packet = in.fup_packet;
+	pdec_set_last_ip(d);
+	d->pkt_state = ST_FUP_IN_PSB;
+	*err = fup_in_psb(d);
+	return true;
+}
+
+static int mode_tsx(struct ptd_pdec *d, bool *no_tip)
+{
+	uint32_t flags = (uint32_t)d->packet.payload & (PDEC_IN_TX | PDEC_ABORT_TX);
+	int err;
+
+	err = pdec_get_next_packet(d);
+	if (err)
+		return err;
+	if (d->packet.type == PK_FUP) {
+		d->fup_tx_flags = flags;
+		d->set_fup_tx_flags = true;
+		if (!(flags & PDEC_ABORT_TX))
+			*no_tip = true;
+	} else {
+		d->tx_flags = flags & PDEC_IN_TX;   /* "Missing FUP after MODE.TSX" */
+	}
+	return 0;
+}
+
+/* A packet that must be followed by a FUP to bind to an ip. */
+static int fup_bound(struct ptd_pdec *d, bool *flag, bool *no_tip)
+{
+	int err = pdec_get_next_packet(d);
+
+	if (err)
+		return err;
+	if (d->packet.type == PK_FUP) {
+		*flag = true;
+		*no_tip = true;
+	}
+	return 0;
+}
+
+static int walk_trace(struct ptd_pdec *d)
+{
+	bool no_tip = false;
+	int err;
+
+	for (;;) {
+		err = pdec_get_next_packet(d);
+		if (err)
+			return err;
+next:
+		switch (d->packet.type) {
+		case PK_TNT:
+			if (!d->packet.count)
+				break;
+			d->tnt = d->packet;
+			d->pkt_state = ST_TNT;
+			err = pdec_walk_tnt(d);
+			if (err == -EAGAIN)
+				break;
+			return err;
+		case PK_TIP_PGD:
+			if (d->packet.count)
+				pdec_set_last_ip(d);
+			d->pkt_state = ST_TIP_PGD;
+			return pdec_walk_tip(d);
+		case PK_TIP_PGE:
+			d->pge = true;
+			d->overflow = false;
+			pdec_mtc_cyc_cnt_pge(d);
+			pdec_set_nr(d);
+			if (d->packet.count == 0)
+				break;
+			pdec_set_ip(d);
+			d->state.from_ip = 0;
+			d->state.to_ip = d->ip;
+			d->state.type |= PDEC_TRACE_BEGIN;
+			return 0;
+		case PK_OVF:
+			return pdec_overflow(d);
+		case PK_TIP:
+			if (d->packet.count)
+				pdec_set_last_ip(d);
+			d->pkt_state = ST_TIP;
+			return pdec_walk_tip(d);
+		case PK_FUP:
+			if (d->packet.count == 0) {
+				no_tip = false;
+				break;
+			}
+			pdec_set_last_ip(d);
+			if (!d->p.branch_enable || !d->pge) {
+				d->ip = d->last_ip;
+				if (pdec_fup_event(d, no_tip))
+					return 0;
+				no_tip = false;
+				break;
+			}
+			if (d->set_fup_mwait)
+				no_tip = true;
+			d->pkt_state = no_tip ? ST_FUP_NO_TIP : ST_FUP;
+			err = pdec_walk_fup(d);
+			if (err != -EAGAIN)
+				return err;
+			if (no_tip) {
+				no_tip = false;
+				break;
+			}
+			return walk_fup_tip(d);
+		case PK_TRACESTOP:
+			d->pge = false;
+			d->continuous_period = false;
+			d->tx_flags = 0;
+			d->have_tma = false;
+			break;
+		case PK_PSB:
+			d->state.psb_offset = d->pos;
+			d->psb_ip = 0;
+			if (psb_with_fup(d, &err))
+				return err;
+			err = psb(d);
+			if (err == -EAGAIN)
+				goto next;
+			return err;
+		case PK_PIP:
+			d->pip_payload = d->packet.payload;
+			break;
+		case PK_MTC:
+			pdec_calc_mtc_timestamp(d);
+			if (d->p.period_type != PDEC_PERIOD_MTC || !d->mtc_insn || !d->timestamp)
+				break;
+			d->mtc_insn = false;
+			d->state.type = PDEC_INSTRUCTION;
+			d->state.from_ip = d->ip;
+			d->state.to_ip = 0;
+			return 0;
+		case PK_TSC: pdec_calc_tsc_timestamp(d); break;
+		case PK_TMA: pdec_calc_tma(d); break;
+		case PK_CYC: pdec_calc_cyc_timestamp(d); break;
+		case PK_CBR:
+			pdec_calc_cbr(d);
+			if (d->cbr != d->cbr_seen) {
+				d->state.type = 0;
+				return 0;
+			}
+			break;
+		case PK_MODE_EXEC:
+			err = pdec_get_next_packet(d);
+			if (err)
+				return err;
+			if (d->packet.type == PK_FUP) {
+				d->set_fup_mode_exec = true;
+				no_tip = true;
+			}
+			goto next;
+		case PK_MODE_TSX:
+			if (!d->pge || d->in_psb) {
+				d->tx_flags = d->packet.payload & PDEC_IN_TX;
+				break;
+			}
+			err = mode_tsx(d, &no_tip);
+			if (err)
+				return err;
+			goto next;
+		case PK_PSBEND:
+		case PK_VMCS:
+		case PK_MNT:
+		case PK_PAD:
+			break;
+		case PK_PTWRITE_IP:
+			d->fup_ptw_payload = d->packet.payload;
+			err = fup_bound(d, &d->set_fup_ptw, &no_tip);
+			if (err)
+				return err;
+			goto next;
+		case PK_PTWRITE:
+			d->state.type = PDEC_PTW;
+			d->state.from_ip = d->ip;
+			d->state.to_ip = 0;
+			d->state.ptw_payload = d->packet.payload;
+			return 0;
+		case PK_MWAIT:
+			d->fup_mwait_payload = d->packet.payload;
+			d->set_fup_mwait = true;
+			break;
+		case PK_PWRE:
+			if (d->set_fup_mwait) {
+				d->fup_pwre_payload = d->packet.payload;
+				d->set_fup_pwre = true;
+				break;
+			}
+			d->state.type = PDEC_PWR_ENTRY;
+			d->state.from_ip = d->ip;
+			d->state.to_ip = 0;
+			d->state.pwrx_payload = d->packet.payload;
+			return 0;
+		case PK_EXSTOP_IP:
+			err = fup_bound(d, &d->set_fup_exstop, &no_tip);
+			if (err)
+				return err;
+			goto next;
+		case PK_EXSTOP:
+			d->state.type = PDEC_EX_STOP;
+			d->state.from_ip = d->ip;
+			d->state.to_ip = 0;
+			return 0;
+		case PK_PWRX:
+			d->state.type = PDEC_PWR_EXIT;
+			d->state.from_ip = d->ip;
+			d->state.to_ip = 0;
+			d->state.pwrx_payload = d->packet.payload;
+			return 0;
+		default:
+			return pdec_bug(d);
+		}
+	}
+}
+
+/* PSB+ while getting in sync. */
+static int walk_psb(struct ptd_pdec *d)
+{
+	int err;
+
+	d->in_psb = true;
+	for (;;) {
+		err = pdec_get_next_packet(d);
+		if (err)
+			goto out;
+		switch (d->packet.type) {
+		case PK_TIP_PGD:
+			d->continuous_period = false;
+			/* fall through */
+		case PK_TIP_PGE: case PK_TIP: case PK_PTWRITE: case PK_PTWRITE_IP:
+		case PK_EXSTOP: case PK_EXSTOP_IP: case PK_MWAIT: case PK_PWRE: case PK_PWRX:
+			err = -ENOENT;   /* "Unexpected packet" */
+			goto out;
+		case PK_FUP:
+			d->pge = true;
+			if (pdec_have_ip(d)) {
+				pdec_set_ip(d);
+				d->psb_ip = d->ip;
+			}
+			break;
+		case PK_MTC: pdec_calc_mtc_timestamp(d); break;
+		case PK_TSC: pdec_calc_tsc_timestamp(d); break;
+		case PK_TMA: pdec_calc_tma(d); break;
+		case PK_CYC: pdec_calc_cyc_timestamp(d); break;
+		case PK_CBR: pdec_calc_cbr(d); break;
+		case PK_PIP: d->pip_payload = d->packet.payload; pdec_set_nr(d); break;
+		case PK_MODE_EXEC: mode_exec_status(d); break;
+		case PK_MODE_TSX: d->tx_flags = d->packet.payload & PDEC_IN_TX; break;
+		case PK_TRACESTOP:
+			d->pge = false;
+			d->continuous_period = false;
+			d->tx_flags = 0;
+			/* fall through */
+		case PK_TNT:
+			d->have_tma = false;
+			d->pkt_state = d->ip ? ST_IN_SYNC : ST_ERR_RESYNC;
+			err = -ENOENT;
+			goto out;
+		case PK_OVF:
+			err = pdec_overflow(d);
+			goto out;
+		case PK_PSBEND:
+			err = 0;
+			goto out;
+		default:
+			break;
+		}
+	}
+out:
+	d->in_psb = false;
+	return err;
+}
+
+static int walk_to_ip(struct ptd_pdec *d)
+{
+	int err;
+
+	for (;;) {
+		err = pdec_get_next_packet(d);
+		if (err)
+			return err;
+		switch (d->packet.type) {
+		case PK_TIP_PGD:
+			d->continuous_period = false;
+			d->pge = false;
+			if (pdec_have_ip(d))
+				pdec_set_ip(d);
+			if (!d->ip)
+				break;
+			d->state.type |= PDEC_TRACE_END;
+			return 0;
+		case PK_TIP_PGE:
+			d->pge = true;
+			pdec_mtc_cyc_cnt_pge(d);
+			if (pdec_have_ip(d))
+				pdec_set_ip(d);
+			if (!d->ip)
+				break;
+			d->state.type |= PDEC_TRACE_BEGIN;
+			return 0;
+		case PK_TIP:
+			d->pge = true;
+			if (pdec_have_ip(d))
+				pdec_set_ip(d);
+			if (!d->ip)
+				break;
+			return 0;
+		case PK_FUP:
+			if (pdec_have_ip(d))
+				pdec_set_ip(d);
+			if (d->ip)
+				return 0;
+			break;
+		case PK_MTC: pdec_calc_mtc_timestamp(d); break;
+		case PK_TSC: pdec_calc_tsc_timestamp(d); break;
+		case PK_TMA: pdec_calc_tma(d); break;
+		case PK_CYC: pdec_calc_cyc_timestamp(d); break;
+		case PK_CBR: pdec_calc_cbr(d); break;
+		case PK_PIP: d->pip_payload = d->packet.payload; pdec_set_nr(d); break;
+		case PK_MODE_EXEC: mode_exec_status(d); break;
+		case PK_MODE_TSX: d->tx_flags = d->packet.payload & PDEC_IN_TX; break;
+		case PK_OVF:
+			return pdec_overflow(d);
+		case PK_TRACESTOP:
+			d->pge = false;
+			d->continuous_period = false;
+			d->tx_flags = 0;
+			d->have_tma = false;
+			break;
+		case PK_PSB:
+			d->state.psb_offset = d->pos;
+			d->psb_ip = 0;
+			d->last_ip = 0;
+			d->have_last_ip = true;
+			pdec_clear_stack(d);
+			err = walk_psb(d);
+			if (err)
+				return err;
+			d->state.type = PDEC_PSB_EVT;
+			d->state.from_ip = d->psb_ip;
+			d->state.to_ip = 0;
+			return 0;
+		default:
+			break;
+		}
+	}
+}
+
+static int sync_ip(struct ptd_pdec *d)
+{
+	int err;
+
+	d->set_fup_tx_flags = d->set_fup_ptw = d->set_fup_mwait = false;
+	d->set_fup_pwre = d->set_fup_exstop = d->set_fup_mode_exec = false;
+	d->overflow = false;
+	if (!d->p.branch_enable) {
+		d->pkt_state = ST_IN_SYNC;
+		d->state.type = 0;
+		return 0;
+	}
+	err = walk_to_ip(d);
+	if (err || ((d->state.type & PDEC_PSB_EVT) && !d->ip))
+		return err;
+	d->pkt_state = ST_IN_SYNC;
+	d->state.from_ip = 0;
+	d->state.to_ip = d->ip;
+	return 0;
+}
+
+static int sync_psb(struct ptd_pdec *d)
+{
+	int err;
+
+	d->pge = false;
+	d->continuous_period = false;
+	d->have_last_ip = false;
+	d->last_ip = 0;
+	d->psb_ip = 0;
+	d->ip = 0;
+	pdec_clear_stack(d);
+	err = pdec_scan_for_psb(d);
+	if (err)
+		return err;
+	d->have_last_ip = true;
+	d->pkt_state = ST_IN_SYNC;
+	err = walk_psb(d);
+	if (err)
+		return err;
+	d->state.type = PDEC_PSB_EVT;
+	d->state.from_ip = d->psb_ip;
+	d->state.to_ip = 0;
+	if (d->ip)
+		d->pkt_state = ST_IN_SYNC;
+	return 0;
+}
+
+/* Is the sample time brought up to date after a walk ending in this state? */
+static bool sample_time_state(int st)
+{
+	switch (st) {
+	case ST_TNT: case ST_TIP: case ST_TIP_PGD: case ST_FUP: case ST_FUP_NO_TIP:
+	case ST_FUP_IN_PSB:
+		return false;
+	default:
+		return true;
+	}
+}
+
+const struct ptd_pstate *ptd_pdec_decode(struct ptd_pdec *d)
+{
+	int err;
+
+	do {
+		d->state.type = PDEC_BRANCH;
+		d->state.flags = 0;
+		switch (d->pkt_state) {
+		case ST_NO_PSB:
+			err = sync_psb(d);
+			break;
+		case ST_NO_IP:
+			d->have_last_ip = false;
+			d->last_ip = 0;
+			d->ip = 0;
+			/* fall through */
+		case ST_ERR_RESYNC:
+			err = sync_ip(d);
+			break;
+		case ST_IN_SYNC:
+			err = walk_trace(d);
+			break;
+		case ST_TNT:
+		case ST_TNT_CONT:
+			err = pdec_walk_tnt(d);
+			if (err == -EAGAIN)
+				err = walk_trace(d);
+			break;
+		case ST_TIP:
+		case ST_TIP_PGD:
+			err = pdec_walk_tip(d);
+			break;
+		case ST_FUP:
+			err = pdec_walk_fup(d);
+			if (err == -EAGAIN)
+				err = walk_fup_tip(d);
+			break;
+		case ST_FUP_NO_TIP:
+			err = pdec_walk_fup(d);
+			if (err == -EAGAIN)
+				err = walk_trace(d);
+			break;
+		case ST_FUP_IN_PSB:
+			err = fup_in_psb(d);
+			break;
+		default:
+			err = pdec_bug(d);
+			break;
+		}
+	} while (err == -ENOLINK);
+
+	if (err) {
+		d->state.err = pdec_ext_err(err);
+		if (err != -EOVERFLOW)
+			d->state.from_ip = d->ip;
+		pdec_update_sample_time(d);
+		d->sample_tot_cyc_cnt = d->tot_cyc_cnt;
+		pdec_set_nr(d);
+	} else {
+		d->state.err = 0;
+		if (d->cbr != d->cbr_seen) {
+			d->cbr_seen = d->cbr;
+			if (!d->state.type) {
+				d->state.from_ip = d->ip;
+				d->state.to_ip = 0;
+			}
+			d->state.type |= PDEC_CBR_CHG;
+			d->state.cbr_payload = d->cbr_payload;
+			d->state.cbr = d->cbr;
+		}
+		if (sample_time_state(d->pkt_state)) {
+			pdec_update_sample_time(d);
+			if (d->sample_cyc) {
+				d->sample_tot_cyc_cnt = d->tot_cyc_cnt;
+				d->state.flags |= PDEC_SAMPLE_IPC;
+				d->sample_cyc = false;
+			}
+		}
+		if (!d->have_cyc)
+			d->state.flags |= PDEC_SAMPLE_IPC;
+	}
+	if ((d->state.type & PDEC_PSB_EVT) && d->tsc_timestamp)
+		d->sample_timestamp = d->tsc_timestamp;
+	d->state.from_nr = d->nr;
+	d->state.to_nr = d->next_nr;
+	d->nr = d->next_nr;
+	d->state.timestamp = d->sample_timestamp;
+	d->state.est_timestamp = pdec_est_timestamp(d);
+	d->state.tot_insn_cnt = d->tot_insn_cnt;
+	d->state.tot_cyc_cnt = d->sample_tot_cyc_cnt;
+	return &d->state;
+}

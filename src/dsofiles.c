@@ -1,0 +1,195 @@
+/* Files behind maps: see dsofiles.h. */
+#include "dsofiles.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/u64map.h"
+
+struct entry {
+	struct ptd_dsofile f;
+	char *path;
+	void *map;
+	size_t map_size;
+};
+
+struct ptd_dsofiles {
+	char *symfs;
+	char *buildid_dir;
+	struct ptd_u64map by_name;   /* hash of the recorded name -> struct entry * chain */
+	struct entry **all;
+	size_t n, cap;
+	char **names;                /* recorded names, parallel to all */
+};
+
+struct ptd_dsofiles *ptd_dsofiles_new(const char *symfs, const char *buildid_dir)
+{
+	struct ptd_dsofiles *f = calloc(1, sizeof(*f));
+	const char *home = getenv("HOME");
+	char buf[4096];
+
+	if (!f)
+		return NULL;
+	if (symfs && *symfs && !(f->symfs = strdup(symfs)))
+		goto fail;
+	if (buildid_dir) {
+		f->buildid_dir = strdup(buildid_dir);
+	} else {
+		snprintf(buf, sizeof(buf), "%s/.debug", home ? home : "");
+		f->buildid_dir = strdup(buf);
+	}
+	if (!f->buildid_dir)
+		goto fail;
+	return f;
+fail:
+	ptd_dsofiles_free(f);
+	return NULL;
+}
+
+void ptd_dsofiles_free(struct ptd_dsofiles *f)
+{
+	size_t i;
+
+	if (!f)
+		return;
+	for (i = 0; i < f->n; i++) {
+		if (f->all[i]->map)
+			munmap(f->all[i]->map, f->all[i]->map_size);
+		free(f->all[i]->path);
+		free(f->all[i]);
+		free(f->names[i]);
+	}
+	free(f->all);
+	free(f->names);
+	ptd_u64map_fini(&f->by_name);
+	free(f->symfs);
+	free(f->buildid_dir);
+	free(f);
+}
+
+static uint64_t hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static int regular_file(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+/* The local file for a map, into buf; 0 or -1 when there is none. */
+static int resolve(const struct ptd_dsofiles *f, const struct ptd_map *map, char *buf, size_t n)
+{
+	const char *name = map->filename;
+	size_t i;
+	int k;
+
+	if (!name || name[0] != '/')
+		return -1;   /* [vdso], [anon], //anon ... have no file */
+	if (f->symfs) {
+		snprintf(buf, n, "%s%s", f->symfs, name);
+		if (regular_file(buf))
+			return 0;
+	}
+	if (map->build_id_size) {
+		k = snprintf(buf, n, "%s/.build-id/%02x/", f->buildid_dir, map->build_id[0]);
+		for (i = 1; i < map->build_id_size && k > 0 && (size_t)k + 3 < n; i++)
+			k += snprintf(buf + k, n - (size_t)k, "%02x", map->build_id[i]);
+		if (k > 0 && (size_t)k + 5 < n) {
+			snprintf(buf + k, n - (size_t)k, "/elf");
+			if (regular_file(buf))
+				return 0;
+		}
+	}
+	if (f->symfs)
+		return -1;   /* perf looks under --symfs only */
+	snprintf(buf, n, "%s", name);
+	return regular_file(buf) ? 0 : -1;
+}
+
+static void open_file(struct entry *e, const char *path)
+{
+	struct stat st;
+	int fd;
+	void *m;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+		close(fd);
+		return;
+	}
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return;
+	e->map = m;
+	e->map_size = (size_t)st.st_size;
+	e->f.data = m;
+	e->f.size = (uint64_t)st.st_size;
+	e->f.is_64_bit = st.st_size > 4 && !memcmp(m, "\177ELF", 4) ? ((const uint8_t *)m)[4] == 2 : 1;
+}
+
+struct ptd_dsofile *ptd_dsofiles_get(struct ptd_dsofiles *f, const struct ptd_map *map)
+{
+	const char *name = map->filename ? map->filename : "";
+	uint64_t h = hash(name);
+	void *slot;
+	size_t i;
+	char buf[4096];
+	struct entry *e;
+
+	slot = ptd_u64map_get(&f->by_name, h);
+	if (slot) {
+		/* the value is the index + 1 of the first entry with this hash */
+		for (i = (size_t)(uintptr_t)slot - 1; i < f->n; i++)
+			if (!strcmp(f->names[i], name))
+				return &f->all[i]->f;
+	}
+	if (f->n == f->cap) {
+		size_t cap = f->cap ? f->cap * 2 : 16;
+		struct entry **a = realloc(f->all, cap * sizeof(*a));
+		char **nm;
+
+		if (!a)
+			return NULL;
+		f->all = a;
+		nm = realloc(f->names, cap * sizeof(*nm));
+		if (!nm)
+			return NULL;
+		f->names = nm;
+		f->cap = cap;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	f->names[f->n] = strdup(name);
+	if (!f->names[f->n]) {
+		free(e);
+		return NULL;
+	}
+	e->f.is_64_bit = 1;
+	if (!resolve(f, map, buf, sizeof(buf))) {
+		e->path = strdup(buf);
+		e->f.path = e->path;
+		if (e->path)
+			open_file(e, buf);
+	}
+	f->all[f->n] = e;
+	if (!slot)
+		ptd_u64map_put(&f->by_name, h, (void *)(uintptr_t)(f->n + 1));
+	f->n++;
+	return &e->f;
+}

@@ -1,0 +1,36 @@
+/* The files behind the maps of a recording, found as perf finds them
+ * (--symfs DIR, then the build-id cache, then the recorded path) and
+ * mapped read-only, for reading code by file offset and for symbols.
+ *
+ * A file is looked up once per map file name; a missing or unreadable
+ * file is remembered as missing (callers report their own errors). */
+#ifndef PTD_DSOFILES_H
+#define PTD_DSOFILES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "machine.h"
+
+struct ptd_dsofiles;
+
+struct ptd_dsofile {
+	const char *path;        /* the local file used; NULL when none was found */
+	const uint8_t *data;     /* its bytes (read-only mapping); NULL when none */
+	uint64_t size;
+	int is_64_bit;           /* ELFCLASS64, else 32-bit (and non-ELF files) */
+	/* for the trace decoder's use: perf reports a dso it cannot read twice,
+	 * then goes quiet about it */
+	int itrace_failed, itrace_seen;
+};
+
+/* symfs and buildid_dir may be NULL (buildid_dir NULL: $HOME/.debug).
+ * Both are copied.  NULL when out of memory. */
+struct ptd_dsofiles *ptd_dsofiles_new(const char *symfs, const char *buildid_dir);
+void ptd_dsofiles_free(struct ptd_dsofiles *f);   /* NULL-safe; unmaps everything */
+
+/* The file of map (check ->data); NULL only when out of memory.  Borrowed
+ * until free. */
+struct ptd_dsofile *ptd_dsofiles_get(struct ptd_dsofiles *f, const struct ptd_map *map);
+
+#endif

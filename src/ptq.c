@@ -1,0 +1,853 @@
+/* Intel PT queues replayed as perf script replays them: see ptq.h. */
+#include "ptq.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/vec.h"
+#include "decoders/intel-pt/pdec.h"
+#include "decoders/intel-pt/overlap.h"
+#include "decoders/intel-pt/pinsn.h"
+#include "dsofiles.h"
+#include "formats/perf/abi.h"
+#include "formats/perf/records.h"
+#include "tsc.h"
+#include "tstack.h"
+
+/* AUXTRACE_INFO priv[] of Intel PT */
+enum {
+	PRIV_PMU_TYPE, PRIV_TIME_SHIFT, PRIV_TIME_MULT, PRIV_TIME_ZERO, PRIV_CAP_USER_TIME_ZERO,
+	PRIV_TSC_BIT, PRIV_NORETCOMP_BIT, PRIV_HAVE_SCHED_SWITCH, PRIV_SNAPSHOT_MODE,
+	PRIV_PER_CPU_MMAPS, PRIV_MTC_BIT, PRIV_MTC_FREQ_BITS, PRIV_TSC_CTC_N, PRIV_TSC_CTC_D,
+	PRIV_CYC_BIT, PRIV_MAX_NONTURBO_RATIO, PRIV_FILTER_STR_LEN,
+};
+
+#define KERNEL_START (1ULL << 63)
+#define CFG_PASS_THRU (1ULL << 0)
+#define CFG_BRANCH_EN (1ULL << 13)
+
+/* A record as perf's Intel PT code sees it while processing events. */
+struct noted {
+	uint64_t time;
+	uint32_t type;
+	uint16_t misc;
+	int32_t cpu, pid, tid;
+	uint32_t np_pid, np_tid;
+	uint64_t aux_flags;
+};
+
+struct queue {
+	struct ptd_ptq *q;
+	const struct ptd_aux_queue *aq;
+	uint32_t nr;
+	size_t next_chunk;
+	uint8_t *buf;                 /* the chunk being decoded */
+	size_t buf_size;
+	struct ptd_pdec *dec;
+	const struct ptd_pstate *state;
+	int32_t cpu, pid, tid;
+	uint64_t timestamp;
+	int have_sample, on_heap, done;
+	uint32_t flags;
+	uint8_t insn_len, insn[16];
+	unsigned cbr_seen;
+	uint64_t last_insn_cnt, ipc_insn_cnt, ipc_cyc_cnt;
+	uint64_t last_br_insn_cnt, last_br_cyc_cnt, last_in_insn_cnt, last_in_cyc_cnt;
+	int sample_ipc;
+};
+
+struct heap_item { uint32_t nr; uint64_t ordinal; };
+
+struct ptd_ptq {
+	struct ptd_vec noted;         /* struct noted */
+	struct ptd_session *s;
+	const struct ptd_ptq_cfg *cfg;
+	ptd_synth_fn fn;
+	void *ctx;
+	struct ptd_time_conv tc;
+	struct queue *queues;
+	size_t nr_queues;
+	struct heap_item *heap;
+	size_t heap_cnt;
+	struct ptd_u64map cur_tid;    /* cpu + 1 -> tid + 2 (so -1 is storable) */
+	struct ptd_dsofiles *files;
+	struct ptd_pinsn *pinsn;
+	uint64_t now;                 /* perf time: sideband applied up to here */
+	int have_sched_switch, per_cpu_mmaps, snapshot;
+	uint64_t nr_errors;
+	uint64_t skip;
+	uint32_t branches_filter;
+	struct ptd_tstacks stacks;
+	uint64_t *chain;              /* callchain_sz entries */
+	uint32_t max_non_turbo_ratio;
+	uint64_t cbr2khz;
+	int stop;                     /* fn's non-zero value */
+};
+
+struct ptd_ptq *ptd_ptq_new(void)
+{
+	struct ptd_ptq *q = calloc(1, sizeof(*q));
+
+	if (q)
+		q->noted.elsize = sizeof(struct noted);
+	return q;
+}
+
+static void free_queues(struct ptd_ptq *q)
+{
+	size_t i;
+
+	for (i = 0; i < q->nr_queues; i++) {
+		ptd_pdec_free(q->queues[i].dec);
+		free(q->queues[i].buf);
+	}
+	free(q->queues);
+	q->queues = NULL;
+	q->nr_queues = 0;
+}
+
+void ptd_ptq_free(struct ptd_ptq *q)
+{
+	if (!q)
+		return;
+	free_queues(q);
+	free(q->heap);
+	ptd_u64map_fini(&q->cur_tid);
+	ptd_dsofiles_free(q->files);
+	ptd_pinsn_free(q->pinsn);
+	ptd_vec_fini(&q->noted);
+	ptd_tstacks_fini(&q->stacks);
+	free(q->chain);
+	free(q);
+}
+
+uint64_t ptd_ptq_nr_errors(const struct ptd_ptq *q)
+{
+	return q->nr_errors;
+}
+
+int ptd_ptq_note(struct ptd_ptq *q, const struct ptd_event *ev, struct ptd_err *err)
+{
+	struct noted *n;
+	struct ptd_rec_switch sw;
+	struct ptd_rec_aux aux;
+	struct ptd_rec_itrace_start its;
+
+	if (ev->type >= PTD_REC_HEADER_ATTR || !(ev->sid.have & PTD_SAMPLE_TIME) ||
+	    !ev->sid.time || ev->sid.time == UINT64_MAX)
+		return 0;
+	n = ptd_vec_push(&q->noted);
+	if (!n)
+		return ptd_err_set(err, PTD_E_NOMEM, "out of memory noting records");
+	memset(n, 0, sizeof(*n));
+	n->time = ev->sid.time;
+	n->type = ev->type;
+	n->misc = ev->misc;
+	n->cpu = ev->sid.have & PTD_SAMPLE_CPU ? (int32_t)ev->sid.cpu : -1;
+	n->pid = ev->sid.have & PTD_SAMPLE_TID ? (int32_t)ev->sid.pid : -1;
+	n->tid = ev->sid.have & PTD_SAMPLE_TID ? (int32_t)ev->sid.tid : -1;
+	if ((ev->type == PTD_REC_SWITCH || ev->type == PTD_REC_SWITCH_CPU_WIDE) &&
+	    !ptd_rec_switch(ev, &sw, NULL)) {
+		n->np_pid = sw.next_prev_pid;
+		n->np_tid = sw.next_prev_tid;
+	} else if (ev->type == PTD_REC_AUX && !ptd_rec_aux(ev, &aux, NULL)) {
+		n->aux_flags = aux.flags;
+	} else if (ev->type == PTD_REC_ITRACE_START && !ptd_rec_itrace_start(ev, &its, NULL)) {
+		n->np_pid = its.pid;
+		n->np_tid = its.tid;
+	}
+	return 0;
+}
+
+/* ---- perf's auxtrace heap (the tie order matters) ------------------------ */
+
+static void heapify(struct heap_item *a, size_t pos, uint32_t nr, uint64_t ordinal)
+{
+	while (pos) {
+		size_t parent = (pos - 1) >> 1;
+
+		if (a[parent].ordinal <= ordinal)
+			break;
+		a[pos] = a[parent];
+		pos = parent;
+	}
+	a[pos].nr = nr;
+	a[pos].ordinal = ordinal;
+}
+
+static void heap_add(struct ptd_ptq *q, uint32_t nr, uint64_t ordinal)
+{
+	heapify(q->heap, q->heap_cnt++, nr, ordinal);
+}
+
+static void heap_pop(struct ptd_ptq *q)
+{
+	size_t pos = 0, cnt = q->heap_cnt, left, right, last;
+	struct heap_item *a = q->heap;
+
+	if (!cnt)
+		return;
+	q->heap_cnt--;
+	for (;;) {
+		left = (pos << 1) + 1;
+		if (left >= cnt)
+			break;
+		right = left + 1;
+		if (right >= cnt) {
+			a[pos] = a[left];
+			return;
+		}
+		if (a[left].ordinal < a[right].ordinal) {
+			a[pos] = a[left];
+			pos = left;
+		} else {
+			a[pos] = a[right];
+			pos = right;
+		}
+	}
+	last = cnt - 1;
+	heapify(a, pos, a[last].nr, a[last].ordinal);
+}
+
+/* ---- threads ------------------------------------------------------------- */
+
+static int32_t current_tid(const struct ptd_ptq *q, int32_t cpu)
+{
+	void *v = ptd_u64map_get(&q->cur_tid, (uint64_t)(int64_t)cpu + 1);
+
+	return v ? (int32_t)((intptr_t)v - 2) : -1;
+}
+
+static void set_current_tid(struct ptd_ptq *q, int32_t cpu, int32_t tid)
+{
+	if (cpu >= 0)
+		ptd_u64map_put(&q->cur_tid, (uint64_t)cpu + 1, (void *)(intptr_t)(tid + 2));
+}
+
+static void set_pid_tid_cpu(struct ptd_ptq *q, struct queue *pq)
+{
+	const struct ptd_thread *t;
+
+	if (pq->aq->tid == -1 || q->have_sched_switch) {
+		pq->tid = current_tid(q, pq->cpu);
+		if (pq->tid == -1)
+			pq->pid = -1;
+	}
+	t = pq->tid != -1 ? ptd_machine_thread(&q->s->machine, pq->tid) : NULL;
+	if (t)
+		pq->pid = t->pid;
+}
+
+/* ---- the decoder's callbacks --------------------------------------------- */
+
+static int get_trace(void *ctx, struct pdec_buf *b)
+{
+	struct queue *pq = ctx;
+	const struct ptd_aux_chunk *c;
+	const uint8_t *start;
+	struct ptd_err e;
+	uint8_t *nb;
+	int consecutive;
+
+	while (pq->next_chunk < pq->aq->chunks.len) {
+		c = ptd_vec_at(&pq->aq->chunks, pq->next_chunk++);
+		if (!c->payload.available || !c->size)
+			continue;
+		nb = malloc(c->size);
+		if (!nb)
+			return -ENOMEM;
+		if (ptd_reader_read_payload(pq->q->s->reader, &c->payload, 0, nb, c->size, &e)) {
+			free(nb);
+			continue;
+		}
+		start = nb;
+		consecutive = pq->buf != NULL;
+		if (pq->q->snapshot && pq->buf) {
+			/* snapshots overlap: use what the previous one did not hold */
+			start = ptd_pt_find_overlap(pq->buf, pq->buf_size, nb, c->size, 1, &consecutive);
+			if (start == nb + c->size) {
+				free(nb);
+				continue;
+			}
+		} else if (pq->q->snapshot) {
+			consecutive = 0;
+		}
+		free(pq->buf);
+		pq->buf = nb;
+		pq->buf_size = c->size;
+		b->buf = start;
+		b->len = c->size - (size_t)(start - nb);
+		b->ref_timestamp = c->reference;
+		b->consecutive = consecutive;
+		b->trace_nr = pq->next_chunk;
+		return 0;
+	}
+	b->len = 0;
+	return 0;
+}
+
+static int walk(void *ctx, struct pdec_insn *insn, uint64_t *insn_cnt_out, uint64_t *ip,
+		uint64_t to_ip, uint64_t max_insn_cnt)
+{
+	struct queue *pq = ctx;
+	struct ptd_ptq *q = pq->q;
+	const struct ptd_map *map;
+	struct ptd_dsofile *f;
+	uint64_t insn_cnt = 0, off;
+
+	insn->length = 0;
+	insn->op = PDEC_OP_OTHER;
+	if (to_ip && *ip == to_ip)
+		goto out;
+	if (pq->tid == -1 && *ip < KERNEL_START)
+		return -EINVAL;   /* no thread */
+	for (;;) {
+		map = ptd_machine_find_map(&q->s->machine, pq->pid, *ip >= KERNEL_START, *ip, q->now);
+		if (!map)
+			return -EINVAL;
+		f = ptd_dsofiles_get(q->files, map);
+		if (!f)
+			return -EINVAL;
+		if (!f->data) {
+			/* perf reports an unreadable dso twice, then quietly resyncs */
+			if (f->itrace_failed && f->itrace_seen)
+				return -ENOENT;
+			if (f->itrace_failed)
+				f->itrace_seen = 1;
+			f->itrace_failed = 1;
+			return -EINVAL;
+		}
+		off = *ip - map->start + map->pgoff;
+		for (;;) {
+			if (off >= f->size)
+				return -EINVAL;
+			if (ptd_pinsn_decode(q->pinsn, f->data + off, f->size - off, *ip, f->is_64_bit, insn))
+				return -EINVAL;
+			insn_cnt++;
+			if (insn->branch != PDEC_BR_NO_BRANCH)
+				goto out;
+			if (max_insn_cnt && insn_cnt >= max_insn_cnt)
+				goto out;
+			*ip += insn->length;
+			if (to_ip && *ip == to_ip) {
+				insn->length = 0;
+				insn->op = PDEC_OP_OTHER;
+				goto out;
+			}
+			if (*ip >= map->end)
+				break;
+			off += insn->length;
+		}
+	}
+out:
+	*insn_cnt_out = insn_cnt;
+	return 0;
+}
+
+/* ---- synthesis ----------------------------------------------------------- */
+
+static uint32_t insn_type(int op)
+{
+	switch (op) {
+	case PDEC_OP_CALL: return PTD_IPF_BRANCH | PTD_IPF_CALL;
+	case PDEC_OP_RET: return PTD_IPF_BRANCH | PTD_IPF_RETURN;
+	case PDEC_OP_JCC: case PDEC_OP_LOOP: return PTD_IPF_BRANCH | PTD_IPF_CONDITIONAL;
+	case PDEC_OP_JMP: return PTD_IPF_BRANCH;
+	case PDEC_OP_IRET: return PTD_IPF_BRANCH | PTD_IPF_RETURN | PTD_IPF_INTERRUPT;
+	case PDEC_OP_INT: return PTD_IPF_BRANCH | PTD_IPF_CALL | PTD_IPF_INTERRUPT;
+	case PDEC_OP_SYSCALL: return PTD_IPF_BRANCH | PTD_IPF_CALL | PTD_IPF_SYSCALLRET;
+	case PDEC_OP_SYSRET: return PTD_IPF_BRANCH | PTD_IPF_RETURN | PTD_IPF_SYSCALLRET;
+	case PDEC_OP_VMENTRY: return PTD_IPF_BRANCH | PTD_IPF_CALL | PTD_IPF_VMENTRY;
+	default: return 0;
+	}
+}
+
+static void sample_flags(struct queue *pq)
+{
+	const struct ptd_pstate *st = pq->state;
+
+	pq->insn_len = 0;
+	if (st->flags & PDEC_ABORT_TX) {
+		pq->flags = PTD_IPF_BRANCH | PTD_IPF_TX_ABORT;
+	} else if (st->flags & PDEC_ASYNC) {
+		if (!st->to_ip)
+			pq->flags = PTD_IPF_BRANCH | PTD_IPF_ASYNC | PTD_IPF_TRACE_END;
+		else if (st->from_nr && !st->to_nr)
+			pq->flags = PTD_IPF_BRANCH | PTD_IPF_CALL | PTD_IPF_ASYNC | PTD_IPF_VMEXIT;
+		else
+			pq->flags = PTD_IPF_BRANCH | PTD_IPF_CALL | PTD_IPF_ASYNC | PTD_IPF_INTERRUPT;
+	} else {
+		pq->flags = st->from_ip ? insn_type(st->insn_op) : PTD_IPF_BRANCH | PTD_IPF_TRACE_BEGIN;
+		if (st->flags & PDEC_IN_TX)
+			pq->flags |= PTD_IPF_IN_TX;
+		pq->insn_len = st->insn_len;
+		memcpy(pq->insn, st->insn, sizeof(pq->insn));
+	}
+	if (st->type & PDEC_TRACE_BEGIN)
+		pq->flags |= PTD_IPF_TRACE_BEGIN;
+	if (st->type & PDEC_TRACE_END)
+		pq->flags |= PTD_IPF_TRACE_END;
+}
+
+static int deliver(struct ptd_ptq *q, struct ptd_synth *s)
+{
+	int rc;
+
+	if (q->skip) {
+		q->skip--;
+		return 0;
+	}
+	s->now = q->now;
+	if (q->cfg->thread_stack && s->tid != -1)
+		s->call_depth = (unsigned)ptd_tstack_depth(&q->stacks, s->tid);
+	rc = q->fn(q->ctx, s);
+	if (rc)
+		q->stop = rc;
+	return rc;
+}
+
+static void prep(struct ptd_ptq *q, struct queue *pq, struct ptd_synth *s, int kind)
+{
+	memset(s, 0, sizeof(*s));
+	s->kind = kind;
+	s->pid = pq->pid;
+	s->tid = pq->tid;
+	s->cpu = pq->cpu;
+	s->time = ptd_tsc_to_perf_time(pq->timestamp, &q->tc);
+	s->ip = pq->state->from_ip;
+	s->addr = pq->state->to_ip;
+	s->period = 1;
+	s->flags = pq->flags;
+	s->insn_len = pq->insn_len;
+	memcpy(s->insn, pq->insn, sizeof(s->insn));
+}
+
+static int synth_branch(struct ptd_ptq *q, struct queue *pq)
+{
+	struct ptd_synth s;
+
+	if (q->branches_filter && !(q->branches_filter & pq->flags))
+		return 0;
+	prep(q, pq, &s, PTD_SYN_BRANCH);
+	if (pq->sample_ipc)
+		s.cyc_cnt = pq->ipc_cyc_cnt - pq->last_br_cyc_cnt;
+	if (s.cyc_cnt) {
+		s.insn_cnt = pq->ipc_insn_cnt - pq->last_br_insn_cnt;
+		pq->last_br_insn_cnt = pq->ipc_insn_cnt;
+		pq->last_br_cyc_cnt = pq->ipc_cyc_cnt;
+	}
+	return deliver(q, &s);
+}
+
+static int synth_insn(struct ptd_ptq *q, struct queue *pq)
+{
+	struct ptd_synth s;
+
+	prep(q, pq, &s, PTD_SYN_INSN);
+	if (q->cfg->callchain && q->chain) {
+		s.callchain = q->chain;
+		s.callchain_nr = ptd_tstack_sample(&q->stacks, pq->tid, s.ip, q->chain,
+						   q->cfg->callchain_sz);
+	}
+	s.period = pq->state->tot_insn_cnt - pq->last_insn_cnt;
+	if (pq->sample_ipc)
+		s.cyc_cnt = pq->ipc_cyc_cnt - pq->last_in_cyc_cnt;
+	if (s.cyc_cnt) {
+		s.insn_cnt = pq->ipc_insn_cnt - pq->last_in_insn_cnt;
+		pq->last_in_insn_cnt = pq->ipc_insn_cnt;
+		pq->last_in_cyc_cnt = pq->ipc_cyc_cnt;
+	}
+	pq->last_insn_cnt = pq->state->tot_insn_cnt;
+	return deliver(q, &s);
+}
+
+static int synth_error(struct ptd_ptq *q, int code, int32_t cpu, int32_t pid, int32_t tid,
+		       uint64_t ip, uint64_t time)
+{
+	struct ptd_synth s;
+	int rc;
+
+	if ((code == PDEC_ERR_OVR && q->cfg->no_overflow_errors) ||
+	    (code == PDEC_ERR_LOST && q->cfg->no_lost_errors))
+		return 0;
+	memset(&s, 0, sizeof(s));
+	s.kind = PTD_SYN_ERROR;
+	s.err_code = code;
+	s.err_msg = ptd_pdec_strerror(code);
+	s.cpu = cpu;
+	s.pid = pid;
+	s.tid = tid;
+	s.ip = ip;
+	s.time = time;
+	q->nr_errors++;
+	s.now = q->now;
+	rc = q->fn(q->ctx, &s);
+	if (rc)
+		q->stop = rc;
+	return rc;
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static void put_le64(uint8_t *p, uint64_t v)
+{
+	put_le32(p, (uint32_t)v);
+	put_le32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* perf's intel_pt_sample: the samples of one decoder state. */
+static int sample(struct ptd_ptq *q, struct queue *pq)
+{
+	const struct ptd_pstate *st = pq->state;
+	struct ptd_synth s;
+	int rc;
+
+	if (!pq->have_sample)
+		return 0;
+	pq->have_sample = 0;
+	pq->ipc_insn_cnt = st->tot_insn_cnt;
+	pq->ipc_cyc_cnt = st->tot_cyc_cnt;
+	pq->sample_ipc = !!(st->flags & PDEC_SAMPLE_IPC);
+	if (q->cfg->pwr_events) {
+		if (st->type & PDEC_PSB_EVT) {
+			prep(q, pq, &s, PTD_SYN_PSB);
+			s.flags = 0;
+			put_le64(s.raw + 4, st->psb_offset);
+			s.raw_size = 12;
+			if ((rc = deliver(q, &s)))
+				return rc;
+		}
+		if (st->cbr != pq->cbr_seen) {
+			prep(q, pq, &s, PTD_SYN_CBR);
+			s.flags = s.ip ? s.flags : 0;
+			put_le32(s.raw, (uint32_t)(uint16_t)st->cbr_payload | q->max_non_turbo_ratio << 16);
+			put_le32(s.raw + 4, (uint32_t)((st->cbr & 0xff) * q->cbr2khz));
+			s.raw_size = 12;
+			pq->cbr_seen = st->cbr;
+			if ((rc = deliver(q, &s)))
+				return rc;
+		}
+	}
+	if (q->cfg->instructions && (st->type & PDEC_INSTRUCTION) && (rc = synth_insn(q, pq)))
+		return rc;
+	if (!(st->type & PDEC_BRANCH))
+		return 0;
+	if (q->cfg->thread_stack && pq->tid != -1 &&
+	    ptd_tstack_event(&q->stacks, pq->tid, pq->flags, st->from_ip, st->to_ip, pq->insn_len,
+			     st->trace_nr))
+		return -1;
+	if (q->cfg->branches || q->cfg->calls || q->cfg->returns)
+		return synth_branch(q, pq);
+	return 0;
+}
+
+/* perf's intel_pt_run_decoder: 0 when *ts was reached, 1 at the end. */
+static int run_decoder(struct ptd_ptq *q, struct queue *pq, uint64_t *ts)
+{
+	const struct ptd_pstate *st;
+	int rc;
+
+	for (;;) {
+		if ((rc = sample(q, pq)))
+			return rc < 0 ? rc : -1;
+		st = ptd_pdec_decode(pq->dec);
+		if (st->err) {
+			if (st->err == PDEC_ERR_NODATA)
+				return 1;
+			pq->timestamp = st->est_timestamp;
+			if (q->cfg->errors &&
+			    synth_error(q, st->err, pq->cpu, pq->pid, pq->tid, st->from_ip,
+					ptd_tsc_to_perf_time(pq->timestamp, &q->tc)))
+				return -1;
+			continue;
+		}
+		pq->state = st;
+		pq->have_sample = 1;
+		sample_flags(pq);
+		if ((st->from_ip >= KERNEL_START || !st->from_ip) && st->to_ip && st->to_ip < KERNEL_START)
+			pq->timestamp = st->est_timestamp;   /* estimated upon return to user space */
+		else if (st->timestamp > pq->timestamp)
+			pq->timestamp = st->timestamp;
+		if (pq->timestamp >= *ts) {
+			*ts = pq->timestamp;
+			return 0;
+		}
+	}
+}
+
+static int process_queues(struct ptd_ptq *q, uint64_t timestamp)
+{
+	uint64_t ts;
+	uint32_t nr;
+	int rc;
+
+	while (q->heap_cnt && q->heap[0].ordinal < timestamp) {
+		nr = q->heap[0].nr;
+		heap_pop(q);
+		if (q->heap_cnt) {
+			ts = q->heap[0].ordinal + 1;
+			if (ts > timestamp)
+				ts = timestamp;
+		} else {
+			ts = timestamp;
+		}
+		set_pid_tid_cpu(q, &q->queues[nr]);
+		rc = run_decoder(q, &q->queues[nr], &ts);
+		if (rc < 0)
+			return rc;
+		if (!rc)
+			heap_add(q, nr, ts);
+	}
+	return 0;
+}
+
+
+/* ---- setting up ---------------------------------------------------------- */
+
+static uint64_t ns_to_ticks(const struct ptd_time_conv *tc, uint64_t ns)
+{
+	uint64_t quot, rem;
+
+	if (!tc->time_mult)
+		return 0;
+	quot = ns / tc->time_mult;
+	rem = ns % tc->time_mult;
+	return (quot << tc->time_shift) + (rem << tc->time_shift) / tc->time_mult;
+}
+
+static int setup(struct ptd_ptq *q, struct pdec_params *pp, struct ptd_err *err)
+{
+	const struct ptd_auxtrace_info *ai = &q->s->auxinfo;
+	const uint64_t *priv = ai->priv;
+	const struct ptd_evsel *pt = NULL;
+	const struct ptd_evlist *el;
+	uint64_t tsc_bit, noretcomp_bit, mtc_freq_bits, bits;
+	unsigned shift;
+	size_t i;
+
+	if (!ai->present || ai->type != 1)
+		return ptd_err_set(err, PTD_E_UNSUPPORTED, "no Intel PT trace in this file");
+	if (ai->nr_priv <= PRIV_PER_CPU_MMAPS)
+		return ptd_err_set(err, PTD_E_FORMAT, "Intel PT AUXTRACE_INFO has %" PRIu64 " words, "
+				   "fewer than perf writes", ai->nr_priv);
+	el = ptd_reader_evlist(q->s->reader);
+	for (i = 0; i < el->evsels.len; i++) {
+		const struct ptd_evsel *ev = *(struct ptd_evsel **)ptd_vec_at(&el->evsels, i);
+
+		if (ev->type == priv[PRIV_PMU_TYPE]) {
+			pt = ev;
+			break;
+		}
+	}
+	if (!pt)
+		return ptd_err_set(err, PTD_E_FORMAT, "no event of the Intel PT PMU (type %" PRIu64 ")",
+				   priv[PRIV_PMU_TYPE]);
+	memset(&q->tc, 0, sizeof(q->tc));
+	q->tc.time_shift = (uint16_t)priv[PRIV_TIME_SHIFT];
+	q->tc.time_mult = (uint32_t)priv[PRIV_TIME_MULT];
+	q->tc.time_zero = priv[PRIV_TIME_ZERO];
+	q->tc.cap_user_time_zero = !!priv[PRIV_CAP_USER_TIME_ZERO];
+	tsc_bit = priv[PRIV_TSC_BIT];
+	noretcomp_bit = priv[PRIV_NORETCOMP_BIT];
+	q->have_sched_switch = (int)priv[PRIV_HAVE_SCHED_SWITCH];
+	q->snapshot = !!priv[PRIV_SNAPSHOT_MODE];
+	q->per_cpu_mmaps = !!priv[PRIV_PER_CPU_MMAPS];
+	if (!tsc_bit || !q->tc.cap_user_time_zero || !(pt->config & tsc_bit) ||
+	    !(pt->sample_type & PTD_SAMPLE_TIME))
+		return ptd_err_set(err, PTD_E_UNSUPPORTED, "Intel PT without timestamps (timeless "
+				   "decoding) is not supported yet");
+	memset(pp, 0, sizeof(*pp));
+	pp->return_compression = !(noretcomp_bit && (pt->config & noretcomp_bit));
+	pp->branch_enable = !((pt->config & CFG_PASS_THRU) && !(pt->config & CFG_BRANCH_EN));
+	if (ai->nr_priv > PRIV_CYC_BIT) {
+		mtc_freq_bits = priv[PRIV_MTC_FREQ_BITS];
+		pp->tsc_ctc_ratio_n = (uint32_t)priv[PRIV_TSC_CTC_N];
+		pp->tsc_ctc_ratio_d = (uint32_t)priv[PRIV_TSC_CTC_D];
+		if (mtc_freq_bits) {
+			for (shift = 0, bits = mtc_freq_bits; !(bits & 1); shift++)
+				bits >>= 1;
+			pp->mtc_period = (unsigned)((pt->config & mtc_freq_bits) >> shift);
+		}
+	}
+	if (ai->nr_priv > PRIV_MAX_NONTURBO_RATIO)
+		pp->max_non_turbo_ratio = (unsigned)priv[PRIV_MAX_NONTURBO_RATIO];
+	if (!pp->max_non_turbo_ratio && q->tc.time_mult)
+		pp->max_non_turbo_ratio = (unsigned)((ns_to_ticks(&q->tc, 1000000000) + 50000000) / 100000000);
+	q->max_non_turbo_ratio = pp->max_non_turbo_ratio;
+	if (q->tc.time_mult && pp->max_non_turbo_ratio)
+		q->cbr2khz = ns_to_ticks(&q->tc, 1000000000) / pp->max_non_turbo_ratio / 1000;
+	pp->max_loops = q->cfg->max_loops;
+	if (q->cfg->instructions) {
+		switch (q->cfg->period_type) {
+		case 1:
+			pp->period_type = PDEC_PERIOD_INSTRUCTIONS;
+			pp->period = q->cfg->period;
+			break;
+		case 2:
+			pp->period_type = PDEC_PERIOD_TICKS;
+			pp->period = q->cfg->period;
+			break;
+		case 3:
+			pp->period_type = PDEC_PERIOD_TICKS;
+			pp->period = ns_to_ticks(&q->tc, q->cfg->period);
+			break;
+		}
+		if (!pp->period) {
+			pp->period_type = PDEC_PERIOD_INSTRUCTIONS;
+			pp->period = 1;
+		}
+	}
+	if (q->cfg->calls)
+		q->branches_filter |= PTD_IPF_CALL | PTD_IPF_ASYNC | PTD_IPF_TRACE_END;
+	if (q->cfg->returns)
+		q->branches_filter |= PTD_IPF_RETURN | PTD_IPF_TRACE_BEGIN;
+	return 0;
+}
+
+/* perf's intel_pt_setup_queue: decode to the first timestamp. */
+static int setup_queues(struct ptd_ptq *q, const struct pdec_params *pp)
+{
+	const struct ptd_auxq *aq = &q->s->auxq;
+	uint32_t max_idx = 0;
+	size_t i;
+
+	for (i = 0; i < aq->queues.len; i++) {
+		const struct ptd_aux_queue *a = *(struct ptd_aux_queue **)ptd_vec_at(&aq->queues, i);
+
+		if (a->idx > max_idx)
+			max_idx = a->idx;
+	}
+	if (!aq->queues.len)
+		return 0;
+	if (max_idx >= (1u << 16))
+		return -PTD_E_LIMIT;
+	q->nr_queues = (size_t)max_idx + 1;
+	q->queues = calloc(q->nr_queues, sizeof(*q->queues));
+	q->heap = calloc(q->nr_queues, sizeof(*q->heap));
+	if (!q->queues || !q->heap)
+		return -PTD_E_NOMEM;
+	for (i = 0; i < aq->queues.len; i++) {
+		const struct ptd_aux_queue *a = *(struct ptd_aux_queue **)ptd_vec_at(&aq->queues, i);
+		struct queue *pq = &q->queues[a->idx];
+		struct pdec_params p = *pp;
+
+		pq->q = q;
+		pq->aq = a;
+		pq->nr = a->idx;
+		pq->cpu = a->cpu;
+		pq->tid = a->tid;
+		pq->pid = -1;
+		pq->cbr_seen = UINT32_MAX;
+		p.walk = walk;
+		p.get_trace = get_trace;
+		p.ctx = pq;
+		pq->dec = ptd_pdec_new(&p);
+		if (!pq->dec)
+			return -PTD_E_NOMEM;
+	}
+	for (i = 0; i < q->nr_queues; i++) {
+		struct queue *pq = &q->queues[i];
+		const struct ptd_pstate *st;
+
+		if (!pq->dec)
+			continue;
+		for (;;) {
+			st = ptd_pdec_decode(pq->dec);
+			if (st->err == PDEC_ERR_NODATA)
+				break;
+			if (!st->err && st->timestamp)
+				break;
+		}
+		if (st->err)
+			continue;
+		pq->timestamp = st->timestamp;
+		pq->state = st;
+		pq->have_sample = 1;
+		sample_flags(pq);
+		heap_add(q, pq->nr, pq->timestamp);
+	}
+	return 0;
+}
+
+static int apply(struct ptd_ptq *q, const struct noted *n)
+{
+	int out = !!(n->misc & PTD_MISC_SWITCH_OUT);
+
+	if (n->type == PTD_REC_AUX && (n->aux_flags & PTD_AUX_FLAG_TRUNCATED) && q->cfg->errors)
+		return synth_error(q, PDEC_ERR_LOST, n->cpu, n->pid, n->tid, 0, n->time);
+	if (n->type == PTD_REC_ITRACE_START) {
+		if (q->per_cpu_mmaps)
+			set_current_tid(q, n->cpu, (int32_t)n->np_tid);
+	} else if (n->type == PTD_REC_SWITCH || n->type == PTD_REC_SWITCH_CPU_WIDE) {
+		if (q->have_sched_switch == 3) {
+			if (!out)
+				return 0;   /* perf sets the thread at switch-out (next) */
+			if (n->type != PTD_REC_SWITCH_CPU_WIDE)
+				return 0;
+			set_current_tid(q, n->cpu, (int32_t)n->np_tid);
+		} else if (!out) {
+			set_current_tid(q, n->cpu, n->tid);
+		}
+	}
+	return 0;
+}
+
+int ptd_ptq_run(struct ptd_ptq *q, struct ptd_session *s, const struct ptd_ptq_cfg *cfg,
+		ptd_synth_fn fn, void *ctx, struct ptd_err *err)
+{
+	struct pdec_params pp;
+	int rc, first = 1;
+	size_t i;
+
+	q->s = s;
+	q->cfg = cfg;
+	q->fn = fn;
+	q->ctx = ctx;
+	q->skip = cfg->initial_skip;
+	if ((rc = setup(q, &pp, err)))
+		return rc;
+	q->files = ptd_dsofiles_new(cfg->symfs, cfg->buildid_dir);
+	q->pinsn = ptd_pinsn_new();
+	if (cfg->callchain && cfg->callchain_sz)
+		q->chain = calloc(cfg->callchain_sz, sizeof(*q->chain));
+	if (!q->files || !q->pinsn || (cfg->callchain && cfg->callchain_sz && !q->chain))
+		return ptd_err_set(err, PTD_E_NOMEM, "out of memory starting the Intel PT decoder");
+	for (i = 0; i < q->noted.len; i++) {
+		const struct noted *n = ptd_vec_at(&q->noted, i);
+		uint64_t ts = ptd_perf_time_to_tsc(n->time, &q->tc);
+
+		if (ts) {
+			if (first) {
+				first = 0;
+				q->now = n->time - 1;
+				if ((rc = setup_queues(q, &pp)))
+					return ptd_err_set(err, -rc, "setting up the Intel PT queues");
+			}
+			q->now = n->time - 1;
+			rc = process_queues(q, ts);
+			if (rc)
+				goto out;
+		}
+		q->now = n->time;
+		if ((rc = apply(q, n)))
+			goto out;
+	}
+	if (first && (rc = setup_queues(q, &pp)))
+		return ptd_err_set(err, -rc, "setting up the Intel PT queues");
+	q->now = UINT64_MAX;
+	rc = process_queues(q, UINT64_MAX);
+out:
+	if (q->stop)
+		return q->stop;
+	if (rc < 0)
+		return ptd_err_set(err, PTD_E_NOMEM, "decoding Intel PT: out of memory");
+	return 0;
+}

@@ -1,0 +1,107 @@
+/* Intel PT queues of a perf.data file decoded the way `perf script` does
+ * it, giving the samples perf synthesizes (branches, instructions, errors,
+ * power events) in perf's order and with perf's timestamps.
+ *
+ * perf decodes lazily: before each sideband record of time T (converted to
+ * TSC) it runs the queue with the lowest timestamp until that queue passes
+ * the next queue's timestamp or T, then applies the record (a context
+ * switch changes the thread of a CPU's samples).  ptd_ptq_run replays the
+ * records the session noted (ptd_ptq_note) in the same way, so the
+ * interleaving of CPUs and the thread of every sample are perf's.
+ *
+ * Not done (see pdec.h for the decoder): timeless decoding (recordings
+ * without TSC), sampling mode, snapshot overlap removal, --time filters,
+ * branch stacks (l), sync_switch for kernel traces. */
+#ifndef PTD_PTQ_H
+#define PTD_PTQ_H
+
+#include <stdint.h>
+
+#include "common/err.h"
+#include "formats/perf/reader.h"
+#include "session.h"
+
+/* perf's PERF_IP_FLAG_* (branch flags of a sample) */
+enum {
+	PTD_IPF_BRANCH       = 1u << 0,
+	PTD_IPF_CALL         = 1u << 1,
+	PTD_IPF_RETURN       = 1u << 2,
+	PTD_IPF_CONDITIONAL  = 1u << 3,
+	PTD_IPF_SYSCALLRET   = 1u << 4,
+	PTD_IPF_ASYNC        = 1u << 5,
+	PTD_IPF_INTERRUPT    = 1u << 6,
+	PTD_IPF_TX_ABORT     = 1u << 7,
+	PTD_IPF_TRACE_BEGIN  = 1u << 8,
+	PTD_IPF_TRACE_END    = 1u << 9,
+	PTD_IPF_IN_TX        = 1u << 10,
+	PTD_IPF_VMENTRY      = 1u << 11,
+	PTD_IPF_VMEXIT       = 1u << 12,
+};
+
+enum ptd_synth_kind {
+	PTD_SYN_BRANCH = 1,
+	PTD_SYN_INSN,
+	PTD_SYN_ERROR,
+	PTD_SYN_PSB,
+	PTD_SYN_CBR,
+};
+
+/* One synthesized sample. */
+struct ptd_synth {
+	int kind;                   /* enum ptd_synth_kind */
+	int32_t pid, tid, cpu;      /* -1 when unknown */
+	uint64_t time;              /* perf time (ns) */
+	uint64_t ip, addr;
+	uint32_t flags;             /* PTD_IPF_* */
+	uint64_t period;
+	uint64_t insn_cnt, cyc_cnt; /* for IPC; cyc_cnt 0: none */
+	uint8_t insn_len;
+	uint8_t insn[16];
+	int err_code;               /* ERROR: perf's code */
+	const char *err_msg;        /* ERROR: perf's message */
+	uint8_t raw[12];            /* PSB, CBR: perf's raw payload (perf_synth_intel_*, less its padding) */
+	uint32_t raw_size;
+	uint64_t now;               /* perf time of the sideband state to resolve ip and addr with */
+	const uint64_t *callchain;  /* INSN with g: ip, then return addresses (innermost first) */
+	size_t callchain_nr;
+	unsigned call_depth;        /* with thread_stack: entries on the thread's call stack */
+};
+
+typedef int (*ptd_synth_fn)(void *ctx, const struct ptd_synth *s);
+
+/* What to synthesize: perf's itrace options as far as they are done. */
+struct ptd_ptq_cfg {
+	int instructions, branches, calls, returns, errors, pwr_events;
+	int period_type;            /* 0 none, 1 instructions, 2 ticks, 3 nanoseconds */
+	uint64_t period;
+	int no_overflow_errors, no_lost_errors;   /* e-o, e-l */
+	uint64_t initial_skip;
+	const char *symfs;          /* may be NULL */
+	const char *buildid_dir;    /* may be NULL */
+	int max_loops;              /* 0: perf's default */
+	int callchain;              /* g: call chains on instruction samples */
+	unsigned callchain_sz;      /* g's N */
+	int thread_stack;           /* keep call stacks (callchain or -F callindent) */
+};
+
+struct ptd_ptq;
+
+/* The replay state; NULL when out of memory. */
+struct ptd_ptq *ptd_ptq_new(void);
+void ptd_ptq_free(struct ptd_ptq *q);   /* NULL-safe */
+
+/* Note a record the session delivers (an on_record observer calls this).
+ * Returns 0 or -PTD_E_NOMEM. */
+int ptd_ptq_note(struct ptd_ptq *q, const struct ptd_event *ev, struct ptd_err *err);
+
+/* Decode every Intel PT queue of s (after ptd_session_run) and hand each
+ * sample to fn in perf's order; fn's non-zero return stops and is
+ * returned.  Returns 0, -PTD_E_UNSUPPORTED (not Intel PT, timeless), a
+ * negative error, or fn's value. */
+int ptd_ptq_run(struct ptd_ptq *q, struct ptd_session *s, const struct ptd_ptq_cfg *cfg,
+		ptd_synth_fn fn, void *ctx, struct ptd_err *err);
+
+/* Instruction trace errors synthesized by the last run. */
+uint64_t ptd_ptq_nr_errors(const struct ptd_ptq *q);
+
+#endif

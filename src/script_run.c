@@ -1,0 +1,388 @@
+/* The main job (see script_run.h): the session's records are noted as they
+ * are read, then the Intel PT queues are replayed (ptq.h) and each sample
+ * is resolved (thread comm, map, symbol) and printed by formats/out/script. */
+#include "config.h"
+
+#include "script_run.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/err.h"
+#include "dsofiles.h"
+#include "formats/out/script.h"
+#include "formats/perf/abi.h"
+#include "formats/perf/evname.h"
+#include "formats/perf/records.h"
+#include "itrace.h"
+#include "progress.h"
+#include "ptq.h"
+#include "session.h"
+#include "symbols.h"
+
+#define SAMPLE_MASK (PTD_SAMPLE_IP | PTD_SAMPLE_TID | PTD_SAMPLE_TIME | PTD_SAMPLE_ADDR | \
+		     PTD_SAMPLE_ID | PTD_SAMPLE_STREAM_ID | PTD_SAMPLE_CPU | PTD_SAMPLE_PERIOD | \
+		     PTD_SAMPLE_IDENTIFIER)
+
+/* attr bit-field word: exclude_user 4, exclude_kernel 5, exclude_hv 6,
+ * precise_ip 15-16, exclude_host 19, exclude_guest 20 */
+#define ATTR_BIT(w, n) (((w) >> (n)) & 1)
+
+#define CHAIN_MAX 1024
+
+enum { EV_BRANCHES, EV_INSTRUCTIONS, EV_TRANSACTIONS, EV_PTWRITE, EV_PSB, EV_CBR, EV_NSYNTH };
+
+struct run {
+	struct ptd_session *s;
+	struct ptd_ptq *q;
+	struct ptd_script ps;
+	struct ptd_script_evsel ev[EV_NSYNTH];
+	char names[EV_NSYNTH][64];
+	struct ptd_dsofiles *files;
+	struct ptd_symcache *syms;
+	FILE *out;
+	unsigned nr_errors[2];
+	uint64_t aux_lost, aux_partial, aux_collision;
+	uint64_t nr_synth_attrs, nr_synth;   /* perf counts these among the events processed */
+	struct ptd_script_frame frames[CHAIN_MAX];
+	int32_t first_tid;
+};
+
+/* perf's evsel__add_modifiers */
+static void modifiers(uint64_t w, char *buf, size_t n)
+{
+	size_t r = 0;
+	int colon = 0, guest_default = 0;
+	uint64_t k;
+
+#define MOD(bit, ch) do { if (!ATTR_BIT(w, bit) && r + 2 < n) { if (!colon) colon = (int)++r; buf[r++] = (ch); } } while (0)
+	if (ATTR_BIT(w, 5) || ATTR_BIT(w, 4) || ATTR_BIT(w, 6)) {
+		MOD(5, 'k');
+		MOD(4, 'u');
+		MOD(6, 'h');
+		guest_default = 1;
+	}
+	for (k = 0; k < ((w >> 15) & 3) && r + 2 < n; k++) {
+		if (!colon)
+			colon = (int)++r;
+		buf[r++] = 'p';
+	}
+	if (ATTR_BIT(w, 19) || (int)ATTR_BIT(w, 20) == guest_default) {
+		MOD(19, 'H');
+		MOD(20, 'G');
+	}
+#undef MOD
+	if (colon)
+		buf[colon - 1] = ':';
+	buf[r] = 0;
+}
+
+static int resolve(struct run *r, int32_t pid, uint64_t addr, uint64_t now, struct ptd_script_loc *loc)
+{
+	const struct ptd_map *map;
+	const struct ptd_dsofile *f;
+	const char *name;
+	uint64_t symoff;
+
+	memset(loc, 0, sizeof(*loc));
+	if (!addr)
+		return 0;
+	map = ptd_machine_find_map(&r->s->machine, pid, addr >= (1ULL << 63), addr, now);
+	if (!map)
+		return 0;
+	loc->dso = map->filename;
+	f = ptd_dsofiles_get(r->files, map);
+	if (f && f->path && !ptd_symcache_lookup(r->syms, f->path, addr - map->start + map->pgoff,
+					    &name, &symoff, NULL)) {
+		loc->sym = name;
+		loc->symoff = symoff;
+	}
+	return 0;
+}
+
+static int on_synth(void *ctx, const struct ptd_synth *sy)
+{
+	struct run *r = ctx;
+	struct ptd_script_sample s;
+	struct ptd_script_loc ip_loc, addr_loc;
+	const struct ptd_thread *t;
+
+	r->nr_synth++;
+	if (sy->kind == PTD_SYN_ERROR) {
+		struct ptd_script_auxerr e;
+
+		memset(&e, 0, sizeof(e));
+		e.type = 1;
+		e.code = (uint32_t)sy->err_code;
+		e.cpu = sy->cpu;
+		e.pid = sy->pid;
+		e.tid = sy->tid;
+		e.ip = sy->ip;
+		e.time = sy->time;
+		e.fmt = 1;
+		e.msg = sy->err_msg;
+		r->nr_errors[1]++;
+		return ptd_script_print_auxerr(r->out, &e) ? -1 : 0;
+	}
+	memset(&s, 0, sizeof(s));
+	switch (sy->kind) {
+	case PTD_SYN_BRANCH: s.evsel = &r->ev[EV_BRANCHES]; break;
+	case PTD_SYN_INSN: s.evsel = &r->ev[EV_INSTRUCTIONS]; break;
+	case PTD_SYN_PSB: s.evsel = &r->ev[EV_PSB]; break;
+	case PTD_SYN_CBR: s.evsel = &r->ev[EV_CBR]; break;
+	default: return 0;
+	}
+	t = sy->tid != -1 ? ptd_machine_thread(&r->s->machine, sy->tid) : NULL;
+	s.comm = t ? ptd_machine_comm_at(&r->s->machine, sy->tid, sy->now) : NULL;
+	s.pid = sy->pid;
+	s.tid = sy->tid;
+	s.cpu = sy->cpu;
+	s.time = sy->time;
+	s.ip = sy->ip;
+	s.addr = sy->addr;
+	s.period = sy->period;
+	s.flags = sy->flags;
+	s.insn = sy->insn;
+	s.insn_len = sy->insn_len;
+	s.insn_cnt = sy->insn_cnt;
+	s.cyc_cnt = sy->cyc_cnt;
+	s.call_depth = sy->call_depth;
+	s.raw = sy->raw_size ? sy->raw : NULL;
+	s.raw_size = sy->raw_size;
+	if (sy->callchain_nr) {
+		size_t i;
+
+		for (i = 0; i < sy->callchain_nr && i < CHAIN_MAX; i++) {
+			const struct ptd_map *map;
+
+			resolve(r, sy->pid, sy->callchain[i], sy->now, &r->frames[i].loc);
+			map = ptd_machine_find_map(&r->s->machine, sy->pid, sy->callchain[i] >= (1ULL << 63),
+						   sy->callchain[i], sy->now);
+			r->frames[i].addr = map ? sy->callchain[i] - map->start + map->pgoff : sy->callchain[i];
+		}
+		s.callchain = r->frames;
+		s.callchain_nr = i;
+	}
+	resolve(r, sy->pid, sy->ip, sy->now, &ip_loc);
+	resolve(r, sy->pid, sy->addr, sy->now, &addr_loc);
+	s.ip_loc = ip_loc;
+	s.addr_loc = addr_loc;
+	return ptd_script_print(&r->ps, r->out, &s) ? -1 : 0;
+}
+
+static int note(void *ctx, struct ptd_session *s, const struct ptd_event *ev)
+{
+	struct run *r = ctx;
+	struct ptd_rec_aux aux;
+
+	(void)s;
+	if (ev->type == PTD_REC_AUX && !ptd_rec_aux(ev, &aux, NULL)) {
+		r->aux_lost += !!(aux.flags & PTD_AUX_FLAG_TRUNCATED);
+		r->aux_partial += !!(aux.flags & PTD_AUX_FLAG_PARTIAL);
+		r->aux_collision += !!(aux.flags & PTD_AUX_FLAG_COLLISION);
+	}
+	return ptd_ptq_note(r->q, ev, NULL) ? -1 : 0;
+}
+
+/* perf's perf_session__warn_about_errors, as far as these files reach */
+static void warn_about_errors(const struct run *r)
+{
+	const struct ptd_session_stats *st = &r->s->stats;
+
+	if (st->nr[PTD_REC_LOST])
+		fprintf(stderr, "Warning:\nProcessed %u events and lost %u chunks!\n\n"
+			"Check IO/CPU overload!\n\n",
+			(unsigned)(st->nr_total + r->nr_synth_attrs + r->nr_synth),
+			(unsigned)st->nr[PTD_REC_LOST]);
+	if (r->aux_lost)
+		fprintf(stderr, "Warning:\nAUX data lost %" PRIu64 " times out of %u!\n\n",
+			r->aux_lost, (unsigned)st->nr[PTD_REC_AUX]);
+	if (r->aux_partial)
+		fprintf(stderr, "Warning:\nAUX data had gaps in it %" PRIu64 " times out of %u!\n\n"
+			"Are you running a KVM guest in the background?\n\n",
+			r->aux_partial, (unsigned)st->nr[PTD_REC_AUX]);
+	if (r->aux_collision)
+		fprintf(stderr, "Warning:\nAUX data detected collision  %" PRIu64 " times out of %u!\n\n",
+			r->aux_collision, (unsigned)st->nr[PTD_REC_AUX]);
+	ptd_script_auxerr_warn(stderr, r->nr_errors, 2);
+}
+
+/* The events perf synthesizes for Intel PT, after the file's own. */
+static int setup_events(struct run *r, const struct ptd_itrace *it, struct ptd_err *err)
+{
+	struct ptd_evlist *el = ptd_reader_evlist(r->s->reader);
+	const struct ptd_evsel *pt = NULL;
+	struct ptd_script_evsel *all;
+	size_t i, n = 0, nfile = el->evsels.len;
+	uint64_t st;
+	char mods[16];
+	int rc;
+
+	all = calloc(nfile + EV_NSYNTH, sizeof(*all));
+	if (!all)
+		return ptd_err_set(err, PTD_E_NOMEM, "out of memory");
+	for (i = 0; i < nfile; i++) {
+		const struct ptd_evsel *ev = *(struct ptd_evsel **)ptd_vec_at(&el->evsels, i);
+		static char namebuf[64];
+
+		all[n].type = ev->type;
+		all[n].config = ev->config;
+		all[n].sample_period = ev->sample_period;
+		all[n].sample_type = ev->sample_type;
+		all[n++].name = ptd_evsel_name(ev, namebuf, sizeof(namebuf));
+		if (r->s->auxinfo.present && r->s->auxinfo.nr_priv && ev->type == r->s->auxinfo.priv[0] && !pt)
+			pt = ev;
+	}
+	if (pt) {
+		st = (pt->sample_type & SAMPLE_MASK) | PTD_SAMPLE_IP | PTD_SAMPLE_TID | PTD_SAMPLE_PERIOD |
+		     PTD_SAMPLE_TIME;
+		if (r->s->auxinfo.nr_priv > 9 && !r->s->auxinfo.priv[9])
+			st &= ~PTD_SAMPLE_CPU;
+		modifiers(pt->flags, mods, sizeof(mods));
+		if (it->branches) {
+			snprintf(r->names[EV_BRANCHES], sizeof(r->names[0]), "branches%s", mods);
+			r->ev[EV_BRANCHES] = (struct ptd_script_evsel){ 0, 4, 1, st | PTD_SAMPLE_ADDR,
+									 r->names[EV_BRANCHES] };
+			all[n++] = r->ev[EV_BRANCHES];
+		}
+		if (it->instructions) {
+			snprintf(r->names[EV_INSTRUCTIONS], sizeof(r->names[0]), "instructions%s", mods);
+			r->ev[EV_INSTRUCTIONS] = (struct ptd_script_evsel){ 0, 1, it->period,
+				st | (it->callchain ? PTD_SAMPLE_CALLCHAIN : 0), r->names[EV_INSTRUCTIONS] };
+			all[n++] = r->ev[EV_INSTRUCTIONS];
+		}
+		st &= ~PTD_SAMPLE_PERIOD;
+		if (it->transactions) {
+			r->ev[EV_TRANSACTIONS] = (struct ptd_script_evsel){ 0, 1, 1, st, "transactions" };
+			all[n++] = r->ev[EV_TRANSACTIONS];
+		}
+		st |= PTD_SAMPLE_RAW;
+		if (it->ptwrites) {
+			r->ev[EV_PTWRITE] = (struct ptd_script_evsel){ PTD_SCRIPT_TYPE_SYNTH,
+				PTD_SCRIPT_SYNTH_PTWRITE, 1, st, "ptwrite" };
+			all[n++] = r->ev[EV_PTWRITE];
+		}
+		if (it->pwr_events) {
+			r->ev[EV_CBR] = (struct ptd_script_evsel){ PTD_SCRIPT_TYPE_SYNTH,
+				PTD_SCRIPT_SYNTH_CBR, 1, st, "cbr" };
+			r->ev[EV_PSB] = (struct ptd_script_evsel){ PTD_SCRIPT_TYPE_SYNTH,
+				PTD_SCRIPT_SYNTH_PSB, 1, st, "psb" };
+			all[n++] = r->ev[EV_CBR];
+			all[n++] = r->ev[EV_PSB];
+		}
+	}
+	r->nr_synth_attrs = n - nfile;
+	rc = ptd_script_setup(&r->ps, all, n, nfile,
+			      ptd_feat_has(ptd_reader_features(r->s->reader), PTD_FEAT_AUXTRACE), stderr);
+	free(all);
+	return rc;
+}
+
+static int bad_option(const char *msg)
+{
+	fprintf(stderr, "%s\n", msg);
+	return 1;
+}
+
+int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
+{
+	struct ptd_itrace cmd, it;
+	struct ptd_itrace_shortcut_fx fx;
+	struct ptd_session_opts so = { 0 };
+	struct ptd_ptq_cfg cfg;
+	struct ptd_err err = { 0 };
+	struct run r;
+	size_t i;
+	int rc, status = 2;
+
+	memset(&r, 0, sizeof(r));
+	r.out = out;
+	ptd_itrace_init(&cmd);
+	ptd_script_init(&r.ps);
+	memset(&fx, 0, sizeof(fx));
+	if (o->shortcut >= 0) {
+		if (ptd_itrace_shortcut(&cmd, (enum ptd_itrace_shortcut)o->shortcut, o->shortcut_arg, &fx, &err))
+			return bad_option(err.msg);
+		if (ptd_script_preset(&r.ps, o->shortcut == PTD_ITRACE_INSN_TRACE ? PTD_SCRIPT_INSN_TRACE :
+				      o->shortcut == PTD_ITRACE_CALL_TRACE ? PTD_SCRIPT_CALL_TRACE :
+				      PTD_SCRIPT_CALLRET_TRACE, stderr))
+			return 1;
+	}
+	for (i = 0; i < o->nitrace; i++)
+		if (ptd_itrace_parse(&cmd, o->itrace[i], &err))
+			return bad_option(err.msg);
+	for (i = 0; i < o->nfields; i++)
+		if (ptd_script_parse_fields(&r.ps, o->fields[i], stderr))
+			return 1;
+	if (o->ns)
+		r.ps.ns = 1;
+	if (r.ps.out[PTD_SCRIPT_OT_HW].fields & PTD_SCRIPT_CALLINDENT)
+		cmd.thread_stack = 1;   /* perf script keeps call stacks for callindent */
+	ptd_itrace_resolve(&cmd, &it);
+
+	r.q = ptd_ptq_new();
+	r.files = ptd_dsofiles_new(o->symfs, o->buildid_dir);
+	r.syms = ptd_symcache_new(0, 0);
+	if (!r.q || !r.files || !r.syms) {
+		fprintf(stderr, "ptdecode: out of memory\n");
+		goto out;
+	}
+	so.on_record = note;
+	so.ctx = &r;
+	rc = ptd_session_open(&r.s, o->input, &so, &err);
+	if (!rc)
+		rc = ptd_session_run(r.s, &err);
+	if (rc) {
+		fprintf(stderr, "ptdecode: %s: %s\n", o->input, err.msg[0] ? err.msg : ptd_strerror(rc));
+		goto out;
+	}
+	if (setup_events(&r, &it, &err)) {
+		status = 1;
+		goto out;
+	}
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.instructions = it.instructions;
+	cfg.branches = it.branches;
+	cfg.calls = it.calls;
+	cfg.returns = it.returns;
+	cfg.errors = it.errors;
+	cfg.pwr_events = it.pwr_events;
+	cfg.period_type = it.period_type == PTD_ITRACE_PERIOD_INSTRUCTIONS ? 1 :
+			  it.period_type == PTD_ITRACE_PERIOD_TICKS ? 2 : 3;
+	cfg.period = it.period;
+	cfg.no_overflow_errors = !!(it.error_minus_flags & PTD_ITRACE_ERR_OVERFLOW);
+	cfg.no_lost_errors = !!(it.error_minus_flags & PTD_ITRACE_ERR_DATA_LOST);
+	cfg.initial_skip = it.initial_skip;
+	cfg.callchain = it.callchain;
+	cfg.callchain_sz = it.callchain_sz;
+	cfg.thread_stack = it.callchain || it.thread_stack;
+	cfg.symfs = o->symfs;
+	cfg.buildid_dir = o->buildid_dir;
+	if (it.dont_decode) {
+		status = 0;
+		goto out;
+	}
+	rc = ptd_ptq_run(r.q, r.s, &cfg, on_synth, &r, &err);
+	if (rc > 0 || rc == -1) {
+		fprintf(stderr, "ptdecode: writing output failed\n");
+		goto out;
+	}
+	if (rc) {
+		fflush(out);
+		fprintf(stderr, "ptdecode: %s: %s\n", o->input, err.msg[0] ? err.msg : ptd_strerror(rc));
+		goto out;
+	}
+	if (fflush(out) || ferror(out)) {
+		fprintf(stderr, "ptdecode: writing output failed\n");
+		goto out;
+	}
+	warn_about_errors(&r);
+	status = 0;
+out:
+	ptd_session_close(r.s);
+	ptd_ptq_free(r.q);
+	ptd_dsofiles_free(r.files);
+	ptd_symcache_free(r.syms);
+	return status;
+}

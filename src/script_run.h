@@ -1,0 +1,28 @@
+/* The main job: decode a perf.data file's trace and print what
+ * `perf script` prints for the same --itrace and -F options. */
+#ifndef PTD_SCRIPT_RUN_H
+#define PTD_SCRIPT_RUN_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct ptd_script_run_opts {
+	const char *input;
+	const char **itrace;        /* --itrace values in order (NULL entry: bare --itrace) */
+	size_t nitrace;
+	int itrace_given;
+	const char **fields;        /* -F values in order */
+	size_t nfields;
+	int shortcut;               /* -1 none, else enum ptd_itrace_shortcut */
+	const char *shortcut_arg;
+	int ns;                     /* --ns */
+	const char *symfs;
+	const char *buildid_dir;
+	int quiet;
+};
+
+/* Returns the exit status: 0, 1 for bad options (message printed), 2 for
+ * input that cannot be decoded (message printed). */
+int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out);
+
+#endif

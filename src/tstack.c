@@ -1,0 +1,146 @@
+/* Per-thread call stacks: see tstack.h. */
+#include "tstack.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define IPF_CALL        (1u << 1)
+#define IPF_RETURN      (1u << 2)
+#define IPF_TRACE_BEGIN (1u << 8)
+#define IPF_TRACE_END   (1u << 9)
+
+struct entry {
+	uint64_t ret_addr;
+	int trace_end;
+};
+
+struct ptd_tstack {
+	struct entry *e;
+	size_t cnt, cap;
+	uint64_t trace_nr;
+};
+
+void ptd_tstacks_init(struct ptd_tstacks *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void ptd_tstacks_fini(struct ptd_tstacks *t)
+{
+	size_t i = 0;
+	uint64_t k;
+	void *v;
+
+	while (ptd_u64map_next(&t->by_tid, &i, &k, &v)) {
+		free(((struct ptd_tstack *)v)->e);
+		free(v);
+	}
+	ptd_u64map_fini(&t->by_tid);
+}
+
+static int push(struct ptd_tstack *ts, uint64_t ret_addr, int trace_end)
+{
+	if (ts->cnt == ts->cap) {
+		size_t cap = ts->cap ? ts->cap * 2 : 64;
+		struct entry *e;
+
+		if (cap > PTD_TSTACK_MAX) {
+			memmove(ts->e, ts->e + ts->cnt / 2, (ts->cnt - ts->cnt / 2) * sizeof(*ts->e));
+			ts->cnt -= ts->cnt / 2;
+		} else {
+			e = realloc(ts->e, cap * sizeof(*e));
+			if (!e) {
+				ts->cnt = 0;   /* perf discards the stack */
+				return -1;
+			}
+			ts->e = e;
+			ts->cap = cap;
+		}
+	}
+	ts->e[ts->cnt].trace_end = trace_end;
+	ts->e[ts->cnt++].ret_addr = ret_addr;
+	return 0;
+}
+
+static void pop(struct ptd_tstack *ts, uint64_t ret_addr)
+{
+	size_t i;
+
+	for (i = ts->cnt; i;) {
+		if (ts->e[--i].ret_addr == ret_addr) {
+			ts->cnt = i;
+			return;
+		}
+	}
+}
+
+static void pop_trace_end(struct ptd_tstack *ts)
+{
+	size_t i;
+
+	for (i = ts->cnt; i;) {
+		if (ts->e[--i].trace_end)
+			ts->cnt = i;
+		else
+			return;
+	}
+}
+
+int ptd_tstack_event(struct ptd_tstacks *t, int32_t tid, uint32_t flags, uint64_t from_ip,
+		     uint64_t to_ip, unsigned insn_len, uint64_t trace_nr)
+{
+	struct ptd_tstack *ts = ptd_u64map_get(&t->by_tid, (uint64_t)(int64_t)tid);
+
+	if (!ts) {
+		ts = calloc(1, sizeof(*ts));
+		if (!ts || ptd_u64map_put(&t->by_tid, (uint64_t)(int64_t)tid, ts)) {
+			free(ts);
+			return -1;
+		}
+		ts->trace_nr = trace_nr;
+	}
+	if (trace_nr != ts->trace_nr) {
+		if (ts->trace_nr)
+			ts->cnt = 0;
+		ts->trace_nr = trace_nr;
+	}
+	if (flags & IPF_CALL) {
+		uint64_t ret_addr;
+
+		if (!to_ip)
+			return 0;
+		ret_addr = from_ip + insn_len;
+		if (ret_addr == to_ip)
+			return 0;   /* zero-length calls */
+		return push(ts, ret_addr, !!(flags & IPF_TRACE_END));
+	} else if (flags & IPF_TRACE_BEGIN) {
+		pop(ts, to_ip);
+		pop_trace_end(ts);
+	} else if ((flags & IPF_RETURN) && from_ip) {
+		pop(ts, to_ip);
+	}
+	return 0;
+}
+
+size_t ptd_tstack_sample(const struct ptd_tstacks *t, int32_t tid, uint64_t ip, uint64_t *ips,
+			 size_t sz)
+{
+	const struct ptd_tstack *ts = ptd_u64map_get(&t->by_tid, (uint64_t)(int64_t)tid);
+	size_t n = 0, j;
+
+	if (!sz)
+		return 0;
+	ips[n++] = ip;
+	if (!ts)
+		return n;
+	for (j = 1; n < sz && j <= ts->cnt; j++)
+		ips[n++] = ts->e[ts->cnt - j].ret_addr;
+	return n;
+}
+
+size_t ptd_tstack_depth(const struct ptd_tstacks *t, int32_t tid)
+{
+	const struct ptd_tstack *ts = ptd_u64map_get(&t->by_tid, (uint64_t)(int64_t)tid);
+
+	return ts ? ts->cnt : 0;
+}

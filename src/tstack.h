@@ -1,0 +1,38 @@
+/* Per-thread call stacks kept from the branch stream, as perf's
+ * thread-stack.c keeps them for synthesized call chains: a call pushes its
+ * return address, a return pops to the matching address (or leaves the
+ * stack alone when there is none), trace begin pops calls made just before
+ * the trace ended, and a new trace number (a break in the trace) empties
+ * the stack. */
+#ifndef PTD_TSTACK_H
+#define PTD_TSTACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/u64map.h"
+
+#define PTD_TSTACK_MAX (1u << 20)   /* entries per thread; deeper stacks drop their oldest half */
+
+struct ptd_tstacks {
+	struct ptd_u64map by_tid;   /* tid -> struct ptd_tstack * */
+};
+
+void ptd_tstacks_init(struct ptd_tstacks *t);
+void ptd_tstacks_fini(struct ptd_tstacks *t);
+
+/* perf's thread_stack__event for thread tid: flags are PERF_IP_FLAG_*
+ * (ptq.h PTD_IPF_*).  Returns 0 or -1 when out of memory. */
+int ptd_tstack_event(struct ptd_tstacks *t, int32_t tid, uint32_t flags, uint64_t from_ip,
+		     uint64_t to_ip, unsigned insn_len, uint64_t trace_nr);
+
+/* perf's thread_stack__sample without the context markers: ip, then the
+ * return addresses from the innermost, at most sz in all, into ips.
+ * Returns how many. */
+size_t ptd_tstack_sample(const struct ptd_tstacks *t, int32_t tid, uint64_t ip, uint64_t *ips,
+			 size_t sz);
+
+/* perf's thread_stack__depth: entries on tid's stack (0 when none). */
+size_t ptd_tstack_depth(const struct ptd_tstacks *t, int32_t tid);
+
+#endif
