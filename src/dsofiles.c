@@ -61,6 +61,7 @@ void ptd_dsofiles_free(struct ptd_dsofiles *f)
 		if (f->all[i]->map)
 			munmap(f->all[i]->map, f->all[i]->map_size);
 		free(f->all[i]->path);
+		free(f->all[i]->f.symfile);
 		free(f->all[i]);
 		free(f->names[i]);
 	}

@@ -22,6 +22,9 @@ struct ptd_dsofile {
 	/* for the trace decoder's use: perf reports a dso it cannot read twice,
 	 * then goes quiet about it */
 	int itrace_failed, itrace_seen;
+	/* for symbol lookups (symfile.h): the file chosen, once looked for */
+	char *symfile;           /* owned by the dsofiles; NULL: none */
+	int symfile_done;
 };
 
 /* symfs and buildid_dir may be NULL (buildid_dir NULL: $HOME/.debug).

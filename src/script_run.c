@@ -20,6 +20,7 @@
 #include "ptq.h"
 #include "session.h"
 #include "symbols.h"
+#include "symfile.h"
 
 #define SAMPLE_MASK (PTD_SAMPLE_IP | PTD_SAMPLE_TID | PTD_SAMPLE_TIME | PTD_SAMPLE_ADDR | \
 		     PTD_SAMPLE_ID | PTD_SAMPLE_STREAM_ID | PTD_SAMPLE_CPU | PTD_SAMPLE_PERIOD | \
@@ -41,6 +42,8 @@ struct run {
 	char names[EV_NSYNTH][64];
 	struct ptd_dsofiles *files;
 	struct ptd_symcache *syms;
+	const char *symfs, *buildid_dir;
+	char bid_dir[4096];
 	FILE *out;
 	unsigned nr_errors[2];
 	uint64_t aux_lost, aux_partial, aux_collision;
@@ -81,7 +84,7 @@ static void modifiers(uint64_t w, char *buf, size_t n)
 static int resolve(struct run *r, int32_t pid, uint64_t addr, uint64_t now, struct ptd_script_loc *loc)
 {
 	const struct ptd_map *map;
-	const struct ptd_dsofile *f;
+	struct ptd_dsofile *f;
 	const char *name;
 	uint64_t symoff;
 
@@ -93,8 +96,20 @@ static int resolve(struct run *r, int32_t pid, uint64_t addr, uint64_t now, stru
 		return 0;
 	loc->dso = map->filename;
 	f = ptd_dsofiles_get(r->files, map);
-	if (f && f->path && !ptd_symcache_lookup(r->syms, f->path, addr - map->start + map->pgoff,
-					    &name, &symoff, NULL)) {
+	if (f && !f->symfile_done) {
+		char buf[4096];
+
+		f->symfile_done = 1;
+		if (!ptd_symfile_find(r->syms, r->symfs, r->buildid_dir, map->filename, f->path, f->data,
+				      f->size, map->build_id, map->build_id_size, buf, sizeof(buf)))
+			f->symfile = strdup(buf);
+	}
+	if (f && f->symfile &&
+	    !(f->path && strcmp(f->symfile, f->path) ?
+	      ptd_symcache_lookup_debug(r->syms, f->symfile, f->path, addr - map->start + map->pgoff,
+					&name, &symoff, NULL) :
+	      ptd_symcache_lookup(r->syms, f->symfile, addr - map->start + map->pgoff,
+				  &name, &symoff, NULL))) {
 		loc->sym = name;
 		loc->symoff = symoff;
 	}
@@ -298,6 +313,15 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 
 	memset(&r, 0, sizeof(r));
 	r.out = out;
+	r.symfs = o->symfs;
+	if (o->buildid_dir) {
+		snprintf(r.bid_dir, sizeof(r.bid_dir), "%s", o->buildid_dir);
+	} else {
+		const char *home = getenv("HOME");
+
+		snprintf(r.bid_dir, sizeof(r.bid_dir), "%s/.debug", home ? home : "");
+	}
+	r.buildid_dir = r.bid_dir;
 	ptd_itrace_init(&cmd);
 	ptd_script_init(&r.ps);
 	memset(&fx, 0, sizeof(fx));

@@ -31,6 +31,7 @@ struct ptd_symtab {
 	size_t strsz;
 	struct load *loads;
 	size_t nloads;
+	int full;             /* read from .symtab (not only .dynsym) */
 };
 
 struct shdr {
@@ -441,6 +442,7 @@ static int read_symbols(struct elf *e, struct ptd_symtab *t)
 			tab = &e->sh[k];
 	if (!tab)
 		return 0;
+	t->full = tab->type == SHT_SYMTAB;
 	if (tab->entsize != symsz)
 		return bad(e, PTD_E_FORMAT, "symbol table entry size is not the ELF symbol size");
 	if (tab->link == SHN_UNDEF || tab->link >= e->shnum)
@@ -492,7 +494,36 @@ static int read_symbols(struct elf *e, struct ptd_symtab *t)
 	return 0;
 }
 
+/* The PT_LOAD segments of the ELF file at path into t. */
+static int runtime_loads(const char *path, struct ptd_symtab *t, struct ptd_err *err)
+{
+	struct elf e = { .path = path, .fd = -1, .err = err };
+	Elf64_Ehdr h;
+	struct stat st;
+	int rc;
+
+	e.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (e.fd < 0)
+		return ptd_err_set(err, PTD_E_IO, "%s: %s", path, strerror(errno));
+	if (fstat(e.fd, &st) || !S_ISREG(st.st_mode)) {
+		close(e.fd);
+		return ptd_err_set(err, PTD_E_IO, "%s: not a regular file", path);
+	}
+	e.fsize = (uint64_t)st.st_size;
+	rc = read_ehdr(&e, &h);
+	if (!rc)
+		rc = read_loads(&e, &h, t);
+	close(e.fd);
+	return rc;
+}
+
 int ptd_symtab_load(const char *path, struct ptd_symtab **out, struct ptd_err *err)
+{
+	return ptd_symtab_load_with(path, NULL, out, err);
+}
+
+int ptd_symtab_load_with(const char *path, const char *runtime, struct ptd_symtab **out,
+			 struct ptd_err *err)
 {
 	struct elf e = { .path = path, .fd = -1, .err = err };
 	struct ptd_symtab *t;
@@ -517,7 +548,7 @@ int ptd_symtab_load(const char *path, struct ptd_symtab **out, struct ptd_err *e
 	rc = read_ehdr(&e, &h);
 	if (!rc) {
 		e.machine = h.e_machine;
-		rc = read_loads(&e, &h, t);
+		rc = runtime ? runtime_loads(runtime, t, err) : read_loads(&e, &h, t);
 	}
 	if (!rc)
 		rc = read_sections(&e, &h);
@@ -596,4 +627,9 @@ int ptd_symtab_vaddr_to_offset(const struct ptd_symtab *t, uint64_t vaddr, uint6
 		return -PTD_E_NOTFOUND;
 	*off = vaddr - l->vaddr + l->offset;
 	return 0;
+}
+
+int ptd_symtab_full(const struct ptd_symtab *t)
+{
+	return t->full;
 }

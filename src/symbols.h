@@ -51,8 +51,17 @@ struct ptd_symtab;
 int ptd_symtab_load(const char *path, struct ptd_symtab **out, struct ptd_err *err);
 void ptd_symtab_free(struct ptd_symtab *t);
 
+/* As ptd_symtab_load, but the symbols of path (a separate debug file) are
+ * moved to file offsets with the PT_LOAD segments of runtime (the binary it
+ * describes), as perf does.  runtime NULL: path's own. */
+int ptd_symtab_load_with(const char *path, const char *runtime, struct ptd_symtab **out,
+			 struct ptd_err *err);
+
 /* Symbols kept after the duplicate pass. */
 size_t ptd_symtab_count(const struct ptd_symtab *t);
+/* 1 when the symbols come from .symtab, 0 when only from .dynsym (or none). */
+int ptd_symtab_full(const struct ptd_symtab *t);
+
 /* Bytes the table holds (for the cache's bound). */
 size_t ptd_symtab_bytes(const struct ptd_symtab *t);
 
@@ -81,6 +90,16 @@ void ptd_symcache_free(struct ptd_symcache *c);
  * -PTD_E_NOTFOUND, or the load's error (err says which file). */
 int ptd_symcache_lookup(struct ptd_symcache *c, const char *path, uint64_t off,
 			const char **name, uint64_t *symoff, struct ptd_err *err);
+
+/* The symbol of symfile (a separate debug file) at file offset off of the
+ * binary it describes, symbols placed with the binary's program headers
+ * (ptd_symtab_load_with).  As ptd_symcache_lookup otherwise. */
+int ptd_symcache_lookup_debug(struct ptd_symcache *c, const char *symfile, const char *binary,
+			      uint64_t off, const char **name, uint64_t *symoff, struct ptd_err *err);
+
+/* 1 when path loads and has a .symtab; 0 otherwise (missing, unreadable,
+ * only .dynsym).  Returns -PTD_E_NOMEM when out of memory. */
+int ptd_symcache_full(struct ptd_symcache *c, const char *path);
 
 /* ptd_symtab_vaddr_to_offset on path's table, loading it on first use. */
 int ptd_symcache_vaddr_to_offset(struct ptd_symcache *c, const char *path, uint64_t vaddr,

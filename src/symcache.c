@@ -10,6 +10,7 @@
 
 struct entry {
 	char *path;
+	char *runtime;          /* ptd_symtab_load_with's, or NULL */
 	struct ptd_symtab *t;   /* NULL: the load failed with code / msg */
 	int code;
 	char *msg;
@@ -45,6 +46,7 @@ static void drop(struct ptd_symcache *c, size_t i)
 {
 	c->bytes -= c->e[i].bytes;
 	free(c->e[i].path);
+	free(c->e[i].runtime);
 	free(c->e[i].msg);
 	ptd_symtab_free(c->e[i].t);
 	c->e[i] = c->e[--c->n];
@@ -74,7 +76,14 @@ static void evict(struct ptd_symcache *c, size_t bytes)
 }
 
 /* path's entry, loaded now if needed; NULL only when out of memory. */
-static struct entry *get(struct ptd_symcache *c, const char *path, struct ptd_err *err)
+static int same(const struct entry *x, const char *path, const char *runtime)
+{
+	return !strcmp(x->path, path) &&
+	       (runtime ? x->runtime && !strcmp(x->runtime, runtime) : !x->runtime);
+}
+
+static struct entry *get2(struct ptd_symcache *c, const char *path, const char *runtime,
+			  struct ptd_err *err)
 {
 	struct ptd_symtab *t = NULL;
 	struct ptd_err lerr;
@@ -83,18 +92,18 @@ static struct entry *get(struct ptd_symcache *c, const char *path, struct ptd_er
 	int rc;
 
 	c->clock++;
-	if (c->last < c->n && !strcmp(c->e[c->last].path, path)) {
+	if (c->last < c->n && same(&c->e[c->last], path, runtime)) {
 		c->e[c->last].used = c->clock;
 		return &c->e[c->last];
 	}
 	for (i = 0; i < c->n; i++)
-		if (!strcmp(c->e[i].path, path)) {
+		if (same(&c->e[i], path, runtime)) {
 			c->e[i].used = c->clock;
 			c->last = i;
 			return &c->e[i];
 		}
 	ptd_err_clear(&lerr);
-	rc = ptd_symtab_load(path, &t, &lerr);
+	rc = ptd_symtab_load_with(path, runtime, &t, &lerr);
 	if (rc == -PTD_E_NOMEM) {
 		ptd_err_set(err, PTD_E_NOMEM, "%s", lerr.msg);
 		return NULL;
@@ -104,9 +113,11 @@ static struct entry *get(struct ptd_symcache *c, const char *path, struct ptd_er
 	x = &c->e[c->n];
 	memset(x, 0, sizeof(*x));
 	x->path = strdup(path);
+	x->runtime = runtime ? strdup(runtime) : NULL;
 	x->msg = rc ? strdup(lerr.msg) : NULL;
-	if (!x->path || (rc && !x->msg)) {
+	if (!x->path || (rc && !x->msg) || (runtime && !x->runtime)) {
 		free(x->path);
+		free(x->runtime);
 		free(x->msg);
 		ptd_symtab_free(t);
 		ptd_err_set(err, PTD_E_NOMEM, "symbol cache: out of memory");
@@ -119,6 +130,11 @@ static struct entry *get(struct ptd_symcache *c, const char *path, struct ptd_er
 	c->bytes += bytes;
 	c->last = c->n++;
 	return x;
+}
+
+static struct entry *get(struct ptd_symcache *c, const char *path, struct ptd_err *err)
+{
+	return get2(c, path, NULL, err);
 }
 
 static int failed(const struct entry *x, struct ptd_err *err)
@@ -157,5 +173,29 @@ int ptd_symcache_vaddr_to_offset(struct ptd_symcache *c, const char *path, uint6
 	if (rc)
 		return ptd_err_set(err, PTD_E_NOTFOUND, "%s: no PT_LOAD segment holds %#llx", path,
 				   (unsigned long long)vaddr);
+	return 0;
+}
+
+int ptd_symcache_full(struct ptd_symcache *c, const char *path)
+{
+	struct entry *x = get(c, path, NULL);
+
+	if (!x)
+		return -PTD_E_NOMEM;
+	return x->t ? ptd_symtab_full(x->t) : 0;
+}
+
+int ptd_symcache_lookup_debug(struct ptd_symcache *c, const char *symfile, const char *binary,
+			      uint64_t off, const char **name, uint64_t *symoff, struct ptd_err *err)
+{
+	struct entry *x = get2(c, symfile, binary, err);
+
+	if (!x)
+		return -PTD_E_NOMEM;
+	if (!x->t)
+		return failed(x, err);
+	if (ptd_symtab_lookup(x->t, off, name, symoff))
+		return ptd_err_set(err, PTD_E_NOTFOUND, "%s: no symbol at offset %#llx", symfile,
+				   (unsigned long long)off);
 	return 0;
 }

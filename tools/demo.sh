@@ -1,9 +1,13 @@
 #!/bin/sh
 # Fresh Debian machine to a result in one command: install what is missing,
-# build, and read a bundled recording (a real CoreSight recording made by
-# Android's simpleperf) with ptdecode --stats.
+# build, and decode a bundled Intel PT recording (two threads on two CPUs,
+# made by ptdecode-record) as perf script --itrace=cr prints it.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 sh "$top/tools/deps.sh" build
 sh "$top/tools/build.sh" build
-exec "$top/build/ptdecode" --stats "${1:-$top/testdata/simpleperf-etm/perf_kernel.data}"
+if [ $# -gt 0 ]; then
+	exec "$top/build/ptdecode" "$@"
+fi
+exec "$top/build/ptdecode" -i "$top/testdata/record/threads-2cpu.data" \
+	--symfs "$top/testdata/record" --itrace=cr --quiet

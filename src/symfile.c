@@ -1,0 +1,172 @@
+/* Where a dso's symbols are: see symfile.h. */
+#include "symfile.h"
+
+#include <elf.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int regular(const char *p)
+{
+	struct stat st;
+
+	return !stat(p, &st) && S_ISREG(st.st_mode);
+}
+
+static uint64_t rd(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = n - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* ELF header fields of a little-endian image; 0 or -1 */
+struct ehdr {
+	int is64;
+	uint64_t phoff, shoff;
+	unsigned phnum, phentsize, shnum, shentsize, shstrndx;
+};
+
+static int ehdr(const uint8_t *d, uint64_t size, struct ehdr *h)
+{
+	if (size < 52 || memcmp(d, ELFMAG, SELFMAG) || d[EI_DATA] != ELFDATA2LSB)
+		return -1;
+	h->is64 = d[EI_CLASS] == ELFCLASS64;
+	if (h->is64 && size < 64)
+		return -1;
+	h->phoff = h->is64 ? rd(d + 32, 8) : rd(d + 28, 4);
+	h->shoff = h->is64 ? rd(d + 40, 8) : rd(d + 32, 4);
+	h->phentsize = (unsigned)rd(d + (h->is64 ? 54 : 42), 2);
+	h->phnum = (unsigned)rd(d + (h->is64 ? 56 : 44), 2);
+	h->shentsize = (unsigned)rd(d + (h->is64 ? 58 : 46), 2);
+	h->shnum = (unsigned)rd(d + (h->is64 ? 60 : 48), 2);
+	h->shstrndx = (unsigned)rd(d + (h->is64 ? 62 : 50), 2);
+	return 0;
+}
+
+static int in(uint64_t off, uint64_t len, uint64_t size)
+{
+	return off <= size && len <= size - off;
+}
+
+size_t ptd_elf_build_id(const uint8_t *d, uint64_t size, uint8_t id[20])
+{
+	struct ehdr h;
+	unsigned i;
+
+	if (!d || ehdr(d, size, &h))
+		return 0;
+	for (i = 0; i < h.phnum; i++) {
+		const uint8_t *ph;
+		uint64_t off, len, pos;
+
+		if (!in(h.phoff + (uint64_t)i * h.phentsize, h.is64 ? 56 : 32, size))
+			return 0;
+		ph = d + h.phoff + (uint64_t)i * h.phentsize;
+		if (rd(ph, 4) != PT_NOTE)
+			continue;
+		off = h.is64 ? rd(ph + 8, 8) : rd(ph + 4, 4);
+		len = h.is64 ? rd(ph + 32, 8) : rd(ph + 16, 4);
+		if (!in(off, len, size))
+			continue;
+		for (pos = 0; pos + 12 <= len;) {
+			const uint8_t *n = d + off + pos;
+			uint64_t namesz = rd(n, 4), descsz = rd(n + 4, 4), type = rd(n + 8, 4);
+			uint64_t desc = 12 + ((namesz + 3) & ~3ULL);
+
+			if (desc > len - pos || ((descsz + 3) & ~3ULL) > len - pos - desc)
+				break;
+			if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(n + 12, "GNU", 4) &&
+			    descsz && descsz <= 20) {
+				memcpy(id, n + desc, descsz);
+				return (size_t)descsz;
+			}
+			pos += desc + ((descsz + 3) & ~3ULL);
+		}
+	}
+	return 0;
+}
+
+/* The .gnu_debuglink file name into out; 0 or -1 */
+static int debuglink(const uint8_t *d, uint64_t size, char *out, size_t n)
+{
+	struct ehdr h;
+	uint64_t stroff, strsz;
+	const uint8_t *sh;
+	unsigned i;
+
+	if (!d || ehdr(d, size, &h) || h.shstrndx >= h.shnum ||
+	    !in(h.shoff, (uint64_t)h.shnum * h.shentsize, size) || h.shentsize < (h.is64 ? 64u : 40u))
+		return -1;
+	sh = d + h.shoff + (uint64_t)h.shstrndx * h.shentsize;
+	stroff = h.is64 ? rd(sh + 24, 8) : rd(sh + 16, 4);
+	strsz = h.is64 ? rd(sh + 32, 8) : rd(sh + 20, 4);
+	if (!in(stroff, strsz, size))
+		return -1;
+	for (i = 0; i < h.shnum; i++) {
+		uint64_t name, off, len;
+
+		sh = d + h.shoff + (uint64_t)i * h.shentsize;
+		name = rd(sh, 4);
+		if (name >= strsz || strsz - name < sizeof(".gnu_debuglink") ||
+		    memcmp(d + stroff + name, ".gnu_debuglink", sizeof(".gnu_debuglink")))
+			continue;
+		off = h.is64 ? rd(sh + 24, 8) : rd(sh + 16, 4);
+		len = h.is64 ? rd(sh + 32, 8) : rd(sh + 20, 4);
+		if (!in(off, len, size) || !len || !memchr(d + off, 0, len) || strlen((const char *)d + off) >= n)
+			return -1;
+		strcpy(out, (const char *)d + off);
+		return 0;
+	}
+	return -1;
+}
+
+int ptd_symfile_find(struct ptd_symcache *c, const char *symfs, const char *buildid_dir,
+		     const char *name, const char *binary, const uint8_t *data, uint64_t size,
+		     const uint8_t *map_bid, size_t map_bid_len, char *out, size_t n)
+{
+	char cand[8][8192], link[1024], dir[4096], hex[41];
+	uint8_t bid[20];
+	size_t bidlen = 0, i, k = 0;
+	const char *fs = symfs ? symfs : "", *slash;
+
+	if (map_bid_len && map_bid_len <= 20) {
+		memcpy(bid, map_bid, map_bid_len);
+		bidlen = map_bid_len;
+	} else {
+		bidlen = ptd_elf_build_id(data, size, bid);
+	}
+	for (i = 0; i < bidlen; i++)
+		snprintf(hex + 2 * i, 3, "%02x", bid[i]);
+	hex[2 * bidlen] = 0;
+	if (binary && !debuglink(data, size, link, sizeof(link))) {
+		slash = strrchr(binary, '/');
+		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - binary) : 0, binary);
+		snprintf(cand[k++], sizeof(cand[0]), "%s/%s", dir, link);
+		snprintf(cand[k++], sizeof(cand[0]), "%s/.debug/%s", dir, link);
+		slash = strrchr(name, '/');
+		snprintf(cand[k++], sizeof(cand[0]), "%s/usr/lib/debug%.*s/%s", fs,
+			 slash ? (int)(slash - name) : 0, name, link);
+	}
+	if (bidlen && buildid_dir) {
+		snprintf(cand[k++], sizeof(cand[0]), "%s/.build-id/%.2s/%s/debug", buildid_dir, hex, hex + 2);
+	}
+	snprintf(cand[k++], sizeof(cand[0]), "%s/usr/lib/debug%s.debug", fs, name);
+	snprintf(cand[k++], sizeof(cand[0]), "%s/usr/lib/debug%s", fs, name);
+	if (bidlen)
+		snprintf(cand[k++], sizeof(cand[0]), "%s/usr/lib/debug/.build-id/%.2s/%s.debug", fs, hex,
+			 hex + 2);
+	for (i = 0; i < k; i++) {
+		if (regular(cand[i]) && ptd_symcache_full(c, cand[i]) == 1) {
+			snprintf(out, n, "%s", cand[i]);
+			return 0;
+		}
+	}
+	if (!binary)
+		return -1;
+	snprintf(out, n, "%s", binary);
+	return 0;
+}
