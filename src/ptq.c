@@ -1,5 +1,6 @@
 /* Intel PT queues replayed as perf script replays them: see ptq.h. */
 #include "ptq.h"
+#include "ptq_conf.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -16,17 +17,7 @@
 #include "tsc.h"
 #include "tstack.h"
 
-/* AUXTRACE_INFO priv[] of Intel PT */
-enum {
-	PRIV_PMU_TYPE, PRIV_TIME_SHIFT, PRIV_TIME_MULT, PRIV_TIME_ZERO, PRIV_CAP_USER_TIME_ZERO,
-	PRIV_TSC_BIT, PRIV_NORETCOMP_BIT, PRIV_HAVE_SCHED_SWITCH, PRIV_SNAPSHOT_MODE,
-	PRIV_PER_CPU_MMAPS, PRIV_MTC_BIT, PRIV_MTC_FREQ_BITS, PRIV_TSC_CTC_N, PRIV_TSC_CTC_D,
-	PRIV_CYC_BIT, PRIV_MAX_NONTURBO_RATIO, PRIV_FILTER_STR_LEN,
-};
-
 #define KERNEL_START (1ULL << 63)
-#define CFG_PASS_THRU (1ULL << 0)
-#define CFG_BRANCH_EN (1ULL << 13)
 
 /* A record as perf's Intel PT code sees it while processing events. */
 struct noted {
@@ -66,7 +57,7 @@ struct ptd_ptq {
 	const struct ptd_ptq_cfg *cfg;
 	ptd_synth_fn fn;
 	void *ctx;
-	struct ptd_time_conv tc;
+	struct ptd_ptq_conf conf;     /* from AUXTRACE_INFO (ptq_conf.c) */
 	struct queue *queues;
 	size_t nr_queues;
 	struct heap_item *heap;
@@ -75,14 +66,10 @@ struct ptd_ptq {
 	struct ptd_dsofiles *files;
 	struct ptd_pinsn *pinsn;
 	uint64_t now;                 /* perf time: sideband applied up to here */
-	int have_sched_switch, per_cpu_mmaps, snapshot;
 	uint64_t nr_errors;
 	uint64_t skip;
-	uint32_t branches_filter;
 	struct ptd_tstacks stacks;
 	uint64_t *chain;              /* callchain_sz entries */
-	uint32_t max_non_turbo_ratio;
-	uint64_t cbr2khz;
 	int stop;                     /* fn's non-zero value */
 };
 
@@ -230,7 +217,7 @@ static void set_pid_tid_cpu(struct ptd_ptq *q, struct queue *pq)
 {
 	const struct ptd_thread *t;
 
-	if (pq->aq->tid == -1 || q->have_sched_switch) {
+	if (pq->aq->tid == -1 || q->conf.have_sched_switch) {
 		pq->tid = current_tid(q, pq->cpu);
 		if (pq->tid == -1)
 			pq->pid = -1;
@@ -264,14 +251,14 @@ static int get_trace(void *ctx, struct pdec_buf *b)
 		}
 		start = nb;
 		consecutive = pq->buf != NULL;
-		if (pq->q->snapshot && pq->buf) {
+		if (pq->q->conf.snapshot && pq->buf) {
 			/* snapshots overlap: use what the previous one did not hold */
 			start = ptd_pt_find_overlap(pq->buf, pq->buf_size, nb, c->size, 1, &consecutive);
 			if (start == nb + c->size) {
 				free(nb);
 				continue;
 			}
-		} else if (pq->q->snapshot) {
+		} else if (pq->q->conf.snapshot) {
 			consecutive = 0;
 		}
 		free(pq->buf);
@@ -415,7 +402,7 @@ static void prep(struct ptd_ptq *q, struct queue *pq, struct ptd_synth *s, int k
 	s->pid = pq->pid;
 	s->tid = pq->tid;
 	s->cpu = pq->cpu;
-	s->time = ptd_tsc_to_perf_time(pq->timestamp, &q->tc);
+	s->time = ptd_tsc_to_perf_time(pq->timestamp, &q->conf.tc);
 	s->ip = pq->state->from_ip;
 	s->addr = pq->state->to_ip;
 	s->period = 1;
@@ -428,7 +415,7 @@ static int synth_branch(struct ptd_ptq *q, struct queue *pq)
 {
 	struct ptd_synth s;
 
-	if (q->branches_filter && !(q->branches_filter & pq->flags))
+	if (q->conf.branches_filter && !(q->conf.branches_filter & pq->flags))
 		return 0;
 	prep(q, pq, &s, PTD_SYN_BRANCH);
 	if (pq->sample_ipc)
@@ -528,8 +515,8 @@ static int sample(struct ptd_ptq *q, struct queue *pq)
 		if (st->cbr != pq->cbr_seen) {
 			prep(q, pq, &s, PTD_SYN_CBR);
 			s.flags = s.ip ? s.flags : 0;
-			put_le32(s.raw, (uint32_t)(uint16_t)st->cbr_payload | q->max_non_turbo_ratio << 16);
-			put_le32(s.raw + 4, (uint32_t)((st->cbr & 0xff) * q->cbr2khz));
+			put_le32(s.raw, (uint32_t)(uint16_t)st->cbr_payload | q->conf.max_non_turbo_ratio << 16);
+			put_le32(s.raw + 4, (uint32_t)((st->cbr & 0xff) * q->conf.cbr2khz));
 			s.raw_size = 12;
 			pq->cbr_seen = st->cbr;
 			if ((rc = deliver(q, &s)))
@@ -565,7 +552,7 @@ static int run_decoder(struct ptd_ptq *q, struct queue *pq, uint64_t *ts)
 			pq->timestamp = st->est_timestamp;
 			if (q->cfg->errors &&
 			    synth_error(q, st->err, pq->cpu, pq->pid, pq->tid, st->from_ip,
-					ptd_tsc_to_perf_time(pq->timestamp, &q->tc)))
+					ptd_tsc_to_perf_time(pq->timestamp, &q->conf.tc)))
 				return -1;
 			continue;
 		}
@@ -609,108 +596,6 @@ static int process_queues(struct ptd_ptq *q, uint64_t timestamp)
 	return 0;
 }
 
-
-/* ---- setting up ---------------------------------------------------------- */
-
-static uint64_t ns_to_ticks(const struct ptd_time_conv *tc, uint64_t ns)
-{
-	uint64_t quot, rem;
-
-	if (!tc->time_mult)
-		return 0;
-	quot = ns / tc->time_mult;
-	rem = ns % tc->time_mult;
-	return (quot << tc->time_shift) + (rem << tc->time_shift) / tc->time_mult;
-}
-
-static int setup(struct ptd_ptq *q, struct pdec_params *pp, struct ptd_err *err)
-{
-	const struct ptd_auxtrace_info *ai = &q->s->auxinfo;
-	const uint64_t *priv = ai->priv;
-	const struct ptd_evsel *pt = NULL;
-	const struct ptd_evlist *el;
-	uint64_t tsc_bit, noretcomp_bit, mtc_freq_bits, bits;
-	unsigned shift;
-	size_t i;
-
-	if (!ai->present || ai->type != 1)
-		return ptd_err_set(err, PTD_E_UNSUPPORTED, "no Intel PT trace in this file");
-	if (ai->nr_priv <= PRIV_PER_CPU_MMAPS)
-		return ptd_err_set(err, PTD_E_FORMAT, "Intel PT AUXTRACE_INFO has %" PRIu64 " words, "
-				   "fewer than perf writes", ai->nr_priv);
-	el = ptd_reader_evlist(q->s->reader);
-	for (i = 0; i < el->evsels.len; i++) {
-		const struct ptd_evsel *ev = *(struct ptd_evsel **)ptd_vec_at(&el->evsels, i);
-
-		if (ev->type == priv[PRIV_PMU_TYPE]) {
-			pt = ev;
-			break;
-		}
-	}
-	if (!pt)
-		return ptd_err_set(err, PTD_E_FORMAT, "no event of the Intel PT PMU (type %" PRIu64 ")",
-				   priv[PRIV_PMU_TYPE]);
-	memset(&q->tc, 0, sizeof(q->tc));
-	q->tc.time_shift = (uint16_t)priv[PRIV_TIME_SHIFT];
-	q->tc.time_mult = (uint32_t)priv[PRIV_TIME_MULT];
-	q->tc.time_zero = priv[PRIV_TIME_ZERO];
-	q->tc.cap_user_time_zero = !!priv[PRIV_CAP_USER_TIME_ZERO];
-	tsc_bit = priv[PRIV_TSC_BIT];
-	noretcomp_bit = priv[PRIV_NORETCOMP_BIT];
-	q->have_sched_switch = (int)priv[PRIV_HAVE_SCHED_SWITCH];
-	q->snapshot = !!priv[PRIV_SNAPSHOT_MODE];
-	q->per_cpu_mmaps = !!priv[PRIV_PER_CPU_MMAPS];
-	if (!tsc_bit || !q->tc.cap_user_time_zero || !(pt->config & tsc_bit) ||
-	    !(pt->sample_type & PTD_SAMPLE_TIME))
-		return ptd_err_set(err, PTD_E_UNSUPPORTED, "Intel PT without timestamps (timeless "
-				   "decoding) is not supported yet");
-	memset(pp, 0, sizeof(*pp));
-	pp->return_compression = !(noretcomp_bit && (pt->config & noretcomp_bit));
-	pp->branch_enable = !((pt->config & CFG_PASS_THRU) && !(pt->config & CFG_BRANCH_EN));
-	if (ai->nr_priv > PRIV_CYC_BIT) {
-		mtc_freq_bits = priv[PRIV_MTC_FREQ_BITS];
-		pp->tsc_ctc_ratio_n = (uint32_t)priv[PRIV_TSC_CTC_N];
-		pp->tsc_ctc_ratio_d = (uint32_t)priv[PRIV_TSC_CTC_D];
-		if (mtc_freq_bits) {
-			for (shift = 0, bits = mtc_freq_bits; !(bits & 1); shift++)
-				bits >>= 1;
-			pp->mtc_period = (unsigned)((pt->config & mtc_freq_bits) >> shift);
-		}
-	}
-	if (ai->nr_priv > PRIV_MAX_NONTURBO_RATIO)
-		pp->max_non_turbo_ratio = (unsigned)priv[PRIV_MAX_NONTURBO_RATIO];
-	if (!pp->max_non_turbo_ratio && q->tc.time_mult)
-		pp->max_non_turbo_ratio = (unsigned)((ns_to_ticks(&q->tc, 1000000000) + 50000000) / 100000000);
-	q->max_non_turbo_ratio = pp->max_non_turbo_ratio;
-	if (q->tc.time_mult && pp->max_non_turbo_ratio)
-		q->cbr2khz = ns_to_ticks(&q->tc, 1000000000) / pp->max_non_turbo_ratio / 1000;
-	pp->max_loops = q->cfg->max_loops;
-	if (q->cfg->instructions) {
-		switch (q->cfg->period_type) {
-		case 1:
-			pp->period_type = PDEC_PERIOD_INSTRUCTIONS;
-			pp->period = q->cfg->period;
-			break;
-		case 2:
-			pp->period_type = PDEC_PERIOD_TICKS;
-			pp->period = q->cfg->period;
-			break;
-		case 3:
-			pp->period_type = PDEC_PERIOD_TICKS;
-			pp->period = ns_to_ticks(&q->tc, q->cfg->period);
-			break;
-		}
-		if (!pp->period) {
-			pp->period_type = PDEC_PERIOD_INSTRUCTIONS;
-			pp->period = 1;
-		}
-	}
-	if (q->cfg->calls)
-		q->branches_filter |= PTD_IPF_CALL | PTD_IPF_ASYNC | PTD_IPF_TRACE_END;
-	if (q->cfg->returns)
-		q->branches_filter |= PTD_IPF_RETURN | PTD_IPF_TRACE_BEGIN;
-	return 0;
-}
 
 /* perf's intel_pt_setup_queue: decode to the first timestamp. */
 static int setup_queues(struct ptd_ptq *q, const struct pdec_params *pp)
@@ -784,10 +669,10 @@ static int apply(struct ptd_ptq *q, const struct noted *n)
 	if (n->type == PTD_REC_AUX && (n->aux_flags & PTD_AUX_FLAG_TRUNCATED) && q->cfg->errors)
 		return synth_error(q, PDEC_ERR_LOST, n->cpu, n->pid, n->tid, 0, n->time);
 	if (n->type == PTD_REC_ITRACE_START) {
-		if (q->per_cpu_mmaps)
+		if (q->conf.per_cpu_mmaps)
 			set_current_tid(q, n->cpu, (int32_t)n->np_tid);
 	} else if (n->type == PTD_REC_SWITCH || n->type == PTD_REC_SWITCH_CPU_WIDE) {
-		if (q->have_sched_switch == 3) {
+		if (q->conf.have_sched_switch == 3) {
 			if (!out)
 				return 0;   /* perf sets the thread at switch-out (next) */
 			if (n->type != PTD_REC_SWITCH_CPU_WIDE)
@@ -812,7 +697,7 @@ int ptd_ptq_run(struct ptd_ptq *q, struct ptd_session *s, const struct ptd_ptq_c
 	q->fn = fn;
 	q->ctx = ctx;
 	q->skip = cfg->initial_skip;
-	if ((rc = setup(q, &pp, err)))
+	if ((rc = ptd_ptq_conf(&q->conf, s, cfg, &pp, err)))
 		return rc;
 	q->files = ptd_dsofiles_new(cfg->symfs, cfg->buildid_dir);
 	q->pinsn = ptd_pinsn_new();
@@ -822,7 +707,7 @@ int ptd_ptq_run(struct ptd_ptq *q, struct ptd_session *s, const struct ptd_ptq_c
 		return ptd_err_set(err, PTD_E_NOMEM, "out of memory starting the Intel PT decoder");
 	for (i = 0; i < q->noted.len; i++) {
 		const struct noted *n = ptd_vec_at(&q->noted, i);
-		uint64_t ts = ptd_perf_time_to_tsc(n->time, &q->tc);
+		uint64_t ts = ptd_perf_time_to_tsc(n->time, &q->conf.tc);
 
 		if (ts) {
 			if (first) {

@@ -1,0 +1,34 @@
+/* Intel PT settings of a recording (ptq.h's replay needs them): the time
+ * conversion, the recording mode and the decoder's parameters. */
+#ifndef PTD_PTQ_CONF_H
+#define PTD_PTQ_CONF_H
+
+#include <stdint.h>
+
+#include "common/err.h"
+#include "decoders/intel-pt/pdec.h"
+#include "ptq.h"
+#include "session.h"
+#include "tsc.h"
+
+struct ptd_ptq_conf {
+	struct ptd_time_conv tc;        /* TSC <-> perf time, from AUXTRACE_INFO */
+	int have_sched_switch;          /* 1 sched_switch, 2 context-switch records, 3 CPU-wide */
+	int per_cpu_mmaps;
+	int snapshot;
+	uint32_t branches_filter;       /* c / r: PTD_IPF_* of branches kept, 0 all */
+	uint32_t max_non_turbo_ratio;
+	uint64_t cbr2khz;               /* TSC kHz over the maximum non-turbo ratio */
+};
+
+/* perf's intel_pt_ns_to_ticks: ns in TSC ticks (0 without a time_mult). */
+uint64_t ptd_ptq_ns_to_ticks(const struct ptd_time_conv *tc, uint64_t ns);
+
+/* Read the settings of s's Intel PT recording into *q and the decoder's
+ * parameters (walk, get_trace and ctx left 0) into *pp.  Returns 0;
+ * -PTD_E_UNSUPPORTED (no Intel PT; no timestamps); -PTD_E_FORMAT (an
+ * AUXTRACE_INFO too short, no event of the PT PMU). */
+int ptd_ptq_conf(struct ptd_ptq_conf *q, const struct ptd_session *s, const struct ptd_ptq_cfg *cfg,
+		 struct pdec_params *pp, struct ptd_err *err);
+
+#endif
