@@ -25,6 +25,7 @@ void ptd_options_usage(FILE *out)
 	      "                    without it perf script's default (calls, errors, power)\n"
 	      "  -F, --fields LIST perf script's -F (comm,tid,time,ip,sym,addr,flags, +insn, ...)\n"
 	      "  --ns              times with nanoseconds\n"
+	      "  --format=json     one JSON object per sample instead (fields: doc/formats.md)\n"
 	      "  --insn-trace, --call-trace, --call-ret-trace   perf script's shortcuts\n"
 	      "  --symfs DIR       look for the recorded binaries under DIR\n"
 	      "  --buildid-dir DIR the build-id cache (default ~/.debug)\n"
@@ -94,6 +95,9 @@ static int check_raw(struct ptd_options *o, struct ptd_err *err)
 		return ptd_err_set(err, PTD_E_INVAL,
 				   "--pt decodes a raw trace; it cannot be combined with a perf.data file ('%s')",
 				   o->input);
+	if (o->format == PTD_FORMAT_JSON)
+		return ptd_err_set(err, PTD_E_INVAL, "--format=json is for perf.data files; raw mode prints "
+				   "ptxed's format");
 	o->action = PTD_ACTION_RAW;
 	return 0;
 }
@@ -149,7 +153,8 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 	opterr = 0;
 	optind = 1;
 	while ((idx = -1, c = getopt_long(argc, argv, ":Dsi:qhVF:", longopts, &idx)) != -1) {
-		if (c >= OPT_PT && c < OPT_ITRACE && idx >= 0)
+		if (c >= OPT_PT && c < OPT_ITRACE && idx >= 0 &&
+		    !(c == OPT_FORMAT && optarg && !strcmp(optarg, "json")))
 			raw_only = longopts[idx].name;
 		switch (c) {
 		case 'D':
@@ -193,8 +198,13 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 				return -PTD_E_INVAL;
 			break;
 		case OPT_FORMAT:
+			if (!strcmp(optarg, "json")) {
+				o->format = PTD_FORMAT_JSON;
+				break;
+			}
 			if (strcmp(optarg, "ptxed"))
-				return ptd_err_set(err, PTD_E_INVAL, "unknown --format '%s' (known: ptxed)", optarg);
+				return ptd_err_set(err, PTD_E_INVAL, "unknown --format '%s' (known: ptxed, json)",
+						   optarg);
 			o->format = PTD_FORMAT_PTXED;
 			break;
 		case OPT_EVENT_IP:

@@ -22,6 +22,7 @@ enum ptd_action {
 enum ptd_format {
 	PTD_FORMAT_DEFAULT,
 	PTD_FORMAT_PTXED,    /* --format=ptxed */
+	PTD_FORMAT_JSON,     /* --format=json: one object per sample (doc/formats.md) */
 };
 
 struct ptd_options {

@@ -62,6 +62,7 @@ static int run_script(const struct ptd_options *o)
 	so.symfs = o->symfs;
 	so.buildid_dir = o->buildid_dir;
 	so.quiet = o->quiet;
+	so.json = o->format == PTD_FORMAT_JSON;
 	return ptd_script_run(&so, stdout);
 #else
 	fprintf(stderr, "ptdecode: decoding perf.data traces needs libipt and capstone, "

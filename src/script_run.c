@@ -11,6 +11,7 @@
 
 #include "common/err.h"
 #include "dsofiles.h"
+#include "formats/out/json.h"
 #include "formats/out/script.h"
 #include "formats/perf/abi.h"
 #include "formats/perf/evname.h"
@@ -45,6 +46,7 @@ struct run {
 	const char *symfs, *buildid_dir;
 	char bid_dir[4096];
 	FILE *out;
+	int json;
 	unsigned nr_errors[2];
 	uint64_t aux_lost, aux_partial, aux_collision;
 	uint64_t nr_synth_attrs, nr_synth;   /* perf counts these among the events processed */
@@ -138,6 +140,8 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 		e.fmt = 1;
 		e.msg = sy->err_msg;
 		r->nr_errors[1]++;
+		if (r->json)
+			return ptd_json_print_error(r->out, &e);
 		return ptd_script_print_auxerr(r->out, &e) ? -1 : 0;
 	}
 	memset(&s, 0, sizeof(s));
@@ -183,6 +187,19 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 	resolve(r, sy->pid, sy->addr, sy->now, &addr_loc);
 	s.ip_loc = ip_loc;
 	s.addr_loc = addr_loc;
+	if (r->json) {
+		static const char *const types[] = {
+			[PTD_SYN_BRANCH] = "branch", [PTD_SYN_INSN] = "instruction",
+			[PTD_SYN_PSB] = "psb", [PTD_SYN_CBR] = "cbr",
+		};
+		struct ptd_script_loc locs[CHAIN_MAX];
+		size_t i;
+
+		for (i = 0; i < s.callchain_nr; i++)
+			locs[i] = r->frames[i].loc;
+		return ptd_json_print_sample(r->out, types[sy->kind], &s, sy->callchain, locs,
+					     s.callchain_nr);
+	}
 	return ptd_script_print(&r->ps, r->out, &s) ? -1 : 0;
 }
 
@@ -313,6 +330,7 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 
 	memset(&r, 0, sizeof(r));
 	r.out = out;
+	r.json = o->json;
 	r.symfs = o->symfs;
 	if (o->buildid_dir) {
 		snprintf(r.bid_dir, sizeof(r.bid_dir), "%s", o->buildid_dir);

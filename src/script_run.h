@@ -19,6 +19,7 @@ struct ptd_script_run_opts {
 	const char *symfs;
 	const char *buildid_dir;
 	int quiet;
+	int json;                   /* --format=json instead of perf's text */
 };
 
 /* Returns the exit status: 0, 1 for bad options (message printed), 2 for
