@@ -31,6 +31,8 @@ struct ptd_symtab {
 	size_t strsz;
 	struct load *loads;
 	size_t nloads;
+	struct sym *plt;      /* synthesized NAME@plt symbols, by start; */
+	size_t nplt;          /* looked up only where no other symbol is */
 	int full;             /* read from .symtab (not only .dynsym) */
 };
 
@@ -488,10 +490,125 @@ static int read_symbols(struct elf *e, struct ptd_symtab *t)
 			s.name, (uint32_t)i, s.bind };
 	}
 	free(raw);
-	if (rc < 0)
-		return rc;
-	finish(t);
-	return 0;
+	return rc < 0 ? rc : 0;
+}
+
+/* A section by name, or NULL. */
+static const struct shdr *section_by_name(struct elf *e, const char *want)
+{
+	const char *name;
+	uint32_t k;
+
+	for (k = 0; k < e->shnum; k++)
+		if (!section_name(e, &e->sh[k], &name) && !strcmp(name, want))
+			return &e->sh[k];
+	return NULL;
+}
+
+static uint64_t le(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+/* perf's dso__synthesize_plt_symbols: a "NAME@plt" symbol for each entry
+ * of .rela.plt (or .rel.plt) in .plt, from the binary at path (the runtime
+ * file), into t->plt.  Where another symbol covers a PLT entry (a zero-size
+ * _init stretched over .plt) perf's lookup finds that one in practice, so
+ * these are only looked at when no other symbol matches.  Returns 0 (also
+ * when there is nothing to add) or an error. */
+static int plt_symbols(const char *path, struct ptd_symtab *t, struct ptd_err *err)
+{
+	struct elf e = { .path = path, .fd = -1, .err = err };
+	const struct shdr *rel, *plt, *dynsym, *dynstr;
+	char *rraw = NULL, *sraw = NULL, *str = NULL;
+	uint64_t i, n, relsz, symsz, off, hdr, ent;
+	Elf64_Ehdr h;
+	struct stat st;
+	int rc, rela = 1;
+
+	e.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (e.fd < 0 || fstat(e.fd, &st) || !S_ISREG(st.st_mode)) {
+		rc = 0;
+		goto out;
+	}
+	e.fsize = (uint64_t)st.st_size;
+	rc = read_ehdr(&e, &h);
+	if (!rc)
+		rc = read_sections(&e, &h);
+	if (rc)
+		goto out;
+	rel = section_by_name(&e, ".rela.plt");
+	if (!rel) {
+		rel = section_by_name(&e, ".rel.plt");
+		rela = 0;
+	}
+	plt = section_by_name(&e, ".plt");
+	for (dynsym = NULL, i = 0; i < e.shnum && !dynsym; i++)
+		if (e.sh[i].type == SHT_DYNSYM)
+			dynsym = &e.sh[i];
+	if (!rel || !plt || !dynsym || rel->link != (uint32_t)(dynsym - e.sh) ||
+	    dynsym->link >= e.shnum)
+		goto out;
+	dynstr = &e.sh[dynsym->link];
+	relsz = e.is64 ? (rela ? 24 : 16) : (rela ? 12 : 8);
+	symsz = e.is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
+	if (!rel->entsize || rel->entsize < relsz || dynsym->entsize != symsz)
+		goto out;
+	n = rel->size / rel->entsize;
+	if (n > PTD_SYMTAB_MAX_SYMS)
+		goto out;
+	switch (e.machine) {
+	case EM_ARM: hdr = 20; ent = 12; break;
+	case EM_AARCH64: hdr = 32; ent = 16; break;
+	default: hdr = ent = plt->entsize; break;
+	}
+	if ((rc = read_section(&e, rel, &rraw, ".rela.plt")) ||
+	    (rc = read_section(&e, dynsym, &sraw, ".dynsym")) ||
+	    (rc = read_section(&e, dynstr, &str, ".dynstr")))
+		goto out;
+	off = plt->offset + hdr;
+	for (i = 0; i < n; i++, off += ent) {
+		const unsigned char *r = (const unsigned char *)rraw + i * rel->entsize;
+		uint64_t info = e.is64 ? le(r + 8, 8) : le(r + 4, 4);
+		uint64_t si = e.is64 ? info >> 32 : info >> 8, name;
+		size_t len;
+		char *ns;
+		struct sym *ss;
+
+		if (si >= dynsym->size / symsz)
+			continue;
+		name = le((const unsigned char *)sraw + si * symsz, 4);
+		if (name >= dynstr->size)
+			continue;
+		len = strlen(str + name);
+		ns = realloc(t->strs, t->strsz + len + sizeof("@plt"));
+		ss = realloc(t->plt, (t->nplt + 1) * sizeof(*t->plt));
+		if (ns)
+			t->strs = ns;
+		if (ss)
+			t->plt = ss;
+		if (!ns || !ss) {
+			rc = bad(&e, PTD_E_NOMEM, "out of memory");
+			goto out;
+		}
+		memcpy(t->strs + t->strsz, str + name, len);
+		memcpy(t->strs + t->strsz + len, "@plt", sizeof("@plt"));
+		t->plt[t->nplt++] = (struct sym){ off, off + ent, (uint32_t)t->strsz, (uint32_t)i, STB_GLOBAL };
+		t->strsz += len + sizeof("@plt");
+	}
+out:
+	if (e.fd >= 0)
+		close(e.fd);
+	free(e.sh);
+	free(e.shstr);
+	free(rraw);
+	free(sraw);
+	free(str);
+	return rc;
 }
 
 /* The PT_LOAD segments of the ELF file at path into t. */
@@ -554,6 +671,11 @@ int ptd_symtab_load_with(const char *path, const char *runtime, struct ptd_symta
 		rc = read_sections(&e, &h);
 	if (!rc)
 		rc = read_symbols(&e, t);
+	if (!rc)
+		finish(t);
+	/* perf adds them after fixing the others' ends, and only when it found some */
+	if (!rc && t->n && t->strsz < UINT32_MAX / 2)
+		rc = plt_symbols(runtime ? runtime : path, t, err);
 out:
 	if (e.fd >= 0)
 		close(e.fd);
@@ -579,6 +701,7 @@ void ptd_symtab_free(struct ptd_symtab *t)
 	if (!t)
 		return;
 	free(t->syms);
+	free(t->plt);
 	free(t->strs);
 	free(t->loads);
 	free(t);
@@ -586,33 +709,46 @@ void ptd_symtab_free(struct ptd_symtab *t)
 
 size_t ptd_symtab_count(const struct ptd_symtab *t)
 {
-	return t->n;
+	return t->n + t->nplt;
 }
 
 size_t ptd_symtab_bytes(const struct ptd_symtab *t)
 {
-	return sizeof(*t) + t->n * sizeof(*t->syms) + t->strsz + t->nloads * sizeof(*t->loads);
+	return sizeof(*t) + (t->n + t->nplt) * sizeof(*t->syms) + t->strsz +
+	       t->nloads * sizeof(*t->loads);
 }
 
-int ptd_symtab_lookup(const struct ptd_symtab *t, uint64_t off, const char **name,
-		      uint64_t *symoff)
+/* The symbol of syms[0, n) (sorted by start) at off, or NULL. */
+static const struct sym *find(const struct sym *syms, size_t n, uint64_t off)
 {
-	size_t lo = 0, hi = t->n;
+	size_t lo = 0, hi = n;
 	const struct sym *s;
 
 	/* the last symbol starting at or below off */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (t->syms[mid].start <= off)
+		if (syms[mid].start <= off)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	if (!lo)
-		return -PTD_E_NOTFOUND;
-	s = &t->syms[lo - 1];
+		return NULL;
+	s = &syms[lo - 1];
 	if (off >= s->end && off != s->start)
+		return NULL;
+	return s;
+}
+
+int ptd_symtab_lookup(const struct ptd_symtab *t, uint64_t off, const char **name,
+		      uint64_t *symoff)
+{
+	const struct sym *s = find(t->syms, t->n, off);
+
+	if (!s)
+		s = find(t->plt, t->nplt, off);
+	if (!s)
 		return -PTD_E_NOTFOUND;
 	*name = t->strs + s->name;
 	*symoff = off - s->start;

@@ -24,8 +24,9 @@
  *    then fewer leading underscores, then the longer name, then the first;
  *  - an offset belongs to the last symbol starting at or below it when it
  *    is below that symbol's end (or equals a zero-size symbol's start).
- * Not done: C++/Rust demangling, synthesized "@plt" symbols, debuglink /
- * build-id debug files, kernel and module symbols, perf's choice among
+ * PLT entries get perf's synthesized "NAME@plt" symbols (from .rela.plt /
+ * .rel.plt and .dynsym), used where no other symbol covers the entry.
+ * Not done: C++/Rust demangling, kernel and module symbols, perf's choice among
  * overlapping (nested) symbols, which depends on its rb-tree's shape.
  *
  * Input is untrusted: every header, table and name is checked against the
@@ -57,7 +58,7 @@ void ptd_symtab_free(struct ptd_symtab *t);
 int ptd_symtab_load_with(const char *path, const char *runtime, struct ptd_symtab **out,
 			 struct ptd_err *err);
 
-/* Symbols kept after the duplicate pass. */
+/* Symbols kept after the duplicate pass, PLT symbols included. */
 size_t ptd_symtab_count(const struct ptd_symtab *t);
 /* 1 when the symbols come from .symtab, 0 when only from .dynsym (or none). */
 int ptd_symtab_full(const struct ptd_symtab *t);
