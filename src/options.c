@@ -27,6 +27,8 @@ void ptd_options_usage(FILE *out)
 	      "  --ns              times with nanoseconds\n"
 	      "  --format=json     one JSON object per sample instead (fields: doc/formats.md)\n"
 	      "  --insn-trace, --call-trace, --call-ret-trace   perf script's shortcuts\n"
+	      "  -C, --cpu LIST    only these CPUs (0-2,4), as perf script -C\n"
+	      "  --pid LIST, --tid LIST   only samples of these processes / threads\n"
 	      "  --symfs DIR       look for the recorded binaries under DIR\n"
 	      "  --buildid-dir DIR the build-id cache (default ~/.debug)\n"
 	      "\n"
@@ -67,7 +69,7 @@ enum {
 	OPT_PT = 256, OPT_RAW, OPT_ELF, OPT_CPU, OPT_FORMAT, OPT_EVENT_IP, OPT_EVENT_TIME,
 	OPT_EVENT_TICK, OPT_STAT, OPT_STAT_INSN, OPT_INSN_DECODER, OPT_BACKEND,
 	OPT_ITRACE = 512, OPT_NS, OPT_SYMFS, OPT_BUILDID_DIR, OPT_INSN_TRACE, OPT_CALL_TRACE,
-	OPT_CALL_RET_TRACE,
+	OPT_CALL_RET_TRACE, OPT_PID, OPT_TID,
 };
 
 /* Options handed to the backend by name: the long option name is the key. */
@@ -130,6 +132,8 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 		{ "insn-trace", optional_argument, NULL, OPT_INSN_TRACE },
 		{ "call-trace", optional_argument, NULL, OPT_CALL_TRACE },
 		{ "call-ret-trace", optional_argument, NULL, OPT_CALL_RET_TRACE },
+		{ "pid", required_argument, NULL, OPT_PID },
+		{ "tid", required_argument, NULL, OPT_TID },
 		BACKEND("mtc-freq"), BACKEND("nom-freq"),
 		BACKEND("cpuid-0x15.eax"), BACKEND("cpuid-0x15.ebx"),
 		BACKEND("filter:addr0_cfg"), BACKEND("filter:addr0_a"), BACKEND("filter:addr0_b"),
@@ -152,8 +156,8 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 		return ptd_err_set(err, PTD_E_NOMEM, "out of memory");
 	opterr = 0;
 	optind = 1;
-	while ((idx = -1, c = getopt_long(argc, argv, ":Dsi:qhVF:", longopts, &idx)) != -1) {
-		if (c >= OPT_PT && c < OPT_ITRACE && idx >= 0 &&
+	while ((idx = -1, c = getopt_long(argc, argv, ":Dsi:qhVF:C:", longopts, &idx)) != -1) {
+		if (c >= OPT_PT && c < OPT_ITRACE && idx >= 0 && c != OPT_CPU &&
 		    !(c == OPT_FORMAT && optarg && !strcmp(optarg, "json")))
 			raw_only = longopts[idx].name;
 		switch (c) {
@@ -194,8 +198,14 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 			o->images[o->nimages++].arg = optarg;
 			break;
 		case OPT_CPU:
-			if (ptd_raw_parse_cpu(&o->cpu, optarg, err))
-				return -PTD_E_INVAL;
+		case 'C':
+			o->cpu_list = optarg;   /* raw mode: F/M[/S], see below */
+			break;
+		case OPT_PID:
+			o->pid_list = optarg;
+			break;
+		case OPT_TID:
+			o->tid_list = optarg;
 			break;
 		case OPT_FORMAT:
 			if (!strcmp(optarg, "json")) {
@@ -263,8 +273,12 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 	if (optind < argc)
 		return ptd_err_set(err, PTD_E_INVAL, "two input files given ('%s' and '%s')",
 				   o->input, argv[optind]);
-	if (o->action == PTD_ACTION_RAW)
+	if (o->action == PTD_ACTION_RAW) {
+		if (o->cpu_list && ptd_raw_parse_cpu(&o->cpu, o->cpu_list, err))
+			return -PTD_E_INVAL;
+		o->cpu_list = NULL;
 		return check_raw(o, err);
+	}
 	if (raw_only)
 		return ptd_err_set(err, PTD_E_INVAL, "--%s needs --pt (decoding perf.data traces is not built yet)",
 				   raw_only);

@@ -50,6 +50,8 @@ struct ptd_options {
 	int ns;                               /* --ns */
 	const char *symfs;                    /* --symfs DIR */
 	const char *buildid_dir;              /* --buildid-dir DIR */
+	const char *cpu_list;                 /* -C / --cpu LIST (without --pt) */
+	const char *pid_list, *tid_list;      /* --pid, --tid */
 };
 
 /* Parse argv.  Returns 0, or -PTD_E_INVAL (-PTD_E_NOMEM) with a message

@@ -63,6 +63,9 @@ static int run_script(const struct ptd_options *o)
 	so.buildid_dir = o->buildid_dir;
 	so.quiet = o->quiet;
 	so.json = o->format == PTD_FORMAT_JSON;
+	so.cpu_list = o->cpu_list;
+	so.pid_list = o->pid_list;
+	so.tid_list = o->tid_list;
 	return ptd_script_run(&so, stdout);
 #else
 	fprintf(stderr, "ptdecode: decoding perf.data traces needs libipt and capstone, "

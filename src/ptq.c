@@ -624,6 +624,10 @@ static int setup_queues(struct ptd_ptq *q, const struct pdec_params *pp)
 		struct queue *pq = &q->queues[a->idx];
 		struct pdec_params p = *pp;
 
+		if (q->cfg->cpu_bitmap && a->cpu != -1 &&
+		    ((unsigned)a->cpu >= q->cfg->cpu_bitmap_bits ||
+		     !(q->cfg->cpu_bitmap[a->cpu / 8] & (1u << (a->cpu % 8)))))
+			continue;   /* perf does not queue other CPUs' data with -C */
 		pq->q = q;
 		pq->aq = a;
 		pq->nr = a->idx;

@@ -82,6 +82,9 @@ struct ptd_ptq_cfg {
 	int callchain;              /* g: call chains on instruction samples */
 	unsigned callchain_sz;      /* g's N */
 	int thread_stack;           /* keep call stacks (callchain or -F callindent) */
+	/* -C: AUX data of other CPUs is not decoded (NULL: all); bit c of byte c / 8 */
+	const uint8_t *cpu_bitmap;
+	unsigned cpu_bitmap_bits;
 };
 
 struct ptd_ptq;

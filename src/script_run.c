@@ -6,6 +6,7 @@
 #include "script_run.h"
 
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,9 @@
 
 enum { EV_BRANCHES, EV_INSTRUCTIONS, EV_TRANSACTIONS, EV_PTWRITE, EV_PSB, EV_CBR, EV_NSYNTH };
 
+#define MAX_CPUS 4096
+#define MAX_IDS 1024
+
 struct run {
 	struct ptd_session *s;
 	struct ptd_ptq *q;
@@ -47,6 +51,10 @@ struct run {
 	char bid_dir[4096];
 	FILE *out;
 	int json;
+	uint8_t cpus[MAX_CPUS / 8];
+	int have_cpus;
+	int32_t pids[MAX_IDS], tids[MAX_IDS];
+	int npids, ntids;             /* -1: no filter */
 	unsigned nr_errors[2];
 	uint64_t aux_lost, aux_partial, aux_collision;
 	uint64_t nr_synth_attrs, nr_synth;   /* perf counts these among the events processed */
@@ -118,6 +126,65 @@ static int resolve(struct run *r, int32_t pid, uint64_t addr, uint64_t now, stru
 	return 0;
 }
 
+/* perf's cpu list ("0-2,4"): bits of cpus set; 0, or -1 when malformed */
+static int parse_cpus(const char *s, uint8_t *bits)
+{
+	char *end;
+	long a, b;
+
+	while (*s) {
+		a = strtol(s, &end, 10);
+		if (end == s || a < 0 || a >= MAX_CPUS)
+			return -1;
+		b = a;
+		s = end;
+		if (*s == '-') {
+			b = strtol(s + 1, &end, 10);
+			if (end == s + 1 || b < a || b >= MAX_CPUS)
+				return -1;
+			s = end;
+		}
+		for (; a <= b; a++)
+			bits[a / 8] |= (uint8_t)(1u << (a % 8));
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return -1;
+	}
+	return 0;
+}
+
+/* "1,2,3" into ids; their number, or -1 when malformed */
+static int parse_ids(const char *s, int32_t *ids)
+{
+	char *end;
+	long v;
+	int n = 0;
+
+	while (*s) {
+		v = strtol(s, &end, 10);
+		if (end == s || n == MAX_IDS || v < INT32_MIN || v > INT32_MAX)
+			return -1;
+		ids[n++] = (int32_t)v;
+		s = end;
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return -1;
+	}
+	return n;
+}
+
+static int in_ids(const int32_t *ids, int n, int32_t v)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (ids[i] == v)
+			return 1;
+	return 0;
+}
+
 static int on_synth(void *ctx, const struct ptd_synth *sy)
 {
 	struct run *r = ctx;
@@ -144,6 +211,13 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 			return ptd_json_print_error(r->out, &e);
 		return ptd_script_print_auxerr(r->out, &e) ? -1 : 0;
 	}
+	/* perf script's filters (errors are not filtered) */
+	if (r->have_cpus && sy->cpu != -1 &&
+	    (sy->cpu >= MAX_CPUS || !(r->cpus[sy->cpu / 8] & (1u << (sy->cpu % 8)))))
+		return 0;
+	if ((r->npids >= 0 && !in_ids(r->pids, r->npids, sy->pid)) ||
+	    (r->ntids >= 0 && !in_ids(r->tids, r->ntids, sy->tid)))
+		return 0;
 	memset(&s, 0, sizeof(s));
 	switch (sy->kind) {
 	case PTD_SYN_BRANCH: s.evsel = &r->ev[EV_BRANCHES]; break;
@@ -357,6 +431,16 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	for (i = 0; i < o->nfields; i++)
 		if (ptd_script_parse_fields(&r.ps, o->fields[i], stderr))
 			return 1;
+	r.npids = r.ntids = -1;
+	if (o->cpu_list) {
+		if (parse_cpus(o->cpu_list, r.cpus))
+			return bad_option("ptdecode: bad CPU list (0-2,4)");
+		r.have_cpus = 1;
+	}
+	if (o->pid_list && (r.npids = parse_ids(o->pid_list, r.pids)) < 0)
+		return bad_option("ptdecode: bad --pid list (1,2,3)");
+	if (o->tid_list && (r.ntids = parse_ids(o->tid_list, r.tids)) < 0)
+		return bad_option("ptdecode: bad --tid list (1,2,3)");
 	if (o->ns)
 		r.ps.ns = 1;
 	if (r.ps.out[PTD_SCRIPT_OT_HW].fields & PTD_SCRIPT_CALLINDENT)
@@ -396,6 +480,8 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	cfg.no_overflow_errors = !!(it.error_minus_flags & PTD_ITRACE_ERR_OVERFLOW);
 	cfg.no_lost_errors = !!(it.error_minus_flags & PTD_ITRACE_ERR_DATA_LOST);
 	cfg.initial_skip = it.initial_skip;
+	cfg.cpu_bitmap = r.have_cpus ? r.cpus : NULL;
+	cfg.cpu_bitmap_bits = MAX_CPUS;
 	cfg.callchain = it.callchain;
 	cfg.callchain_sz = it.callchain_sz;
 	cfg.thread_stack = it.callchain || it.thread_stack;
