@@ -18,25 +18,10 @@
 #include <stdint.h>
 
 #include "common/err.h"
+#include "formats/perf/abi.h"
 #include "formats/perf/reader.h"
+#include "dsofiles.h"
 #include "session.h"
-
-/* perf's PERF_IP_FLAG_* (branch flags of a sample) */
-enum {
-	PTD_IPF_BRANCH       = 1u << 0,
-	PTD_IPF_CALL         = 1u << 1,
-	PTD_IPF_RETURN       = 1u << 2,
-	PTD_IPF_CONDITIONAL  = 1u << 3,
-	PTD_IPF_SYSCALLRET   = 1u << 4,
-	PTD_IPF_ASYNC        = 1u << 5,
-	PTD_IPF_INTERRUPT    = 1u << 6,
-	PTD_IPF_TX_ABORT     = 1u << 7,
-	PTD_IPF_TRACE_BEGIN  = 1u << 8,
-	PTD_IPF_TRACE_END    = 1u << 9,
-	PTD_IPF_IN_TX        = 1u << 10,
-	PTD_IPF_VMENTRY      = 1u << 11,
-	PTD_IPF_VMEXIT       = 1u << 12,
-};
 
 enum ptd_synth_kind {
 	PTD_SYN_BRANCH = 1,
@@ -52,7 +37,7 @@ struct ptd_synth {
 	int32_t pid, tid, cpu;      /* -1 when unknown */
 	uint64_t time;              /* perf time (ns) */
 	uint64_t ip, addr;
-	uint32_t flags;             /* PTD_IPF_* */
+	uint32_t flags;             /* PTD_IPF_* (formats/perf/abi.h) */
 	uint64_t period;
 	uint64_t insn_cnt, cyc_cnt; /* for IPC; cyc_cnt 0: none */
 	uint8_t insn_len;
@@ -76,8 +61,7 @@ struct ptd_ptq_cfg {
 	uint64_t period;
 	int no_overflow_errors, no_lost_errors;   /* e-o, e-l */
 	uint64_t initial_skip;
-	const char *symfs;          /* may be NULL */
-	const char *buildid_dir;    /* may be NULL */
+	struct ptd_dsofiles *files; /* where the code is: borrowed, must outlive the run */
 	int max_loops;              /* 0: perf's default */
 	int callchain;              /* g: call chains on instruction samples */
 	unsigned callchain_sz;      /* g's N */
@@ -103,8 +87,5 @@ int ptd_ptq_note(struct ptd_ptq *q, const struct ptd_event *ev, struct ptd_err *
  * negative error, or fn's value. */
 int ptd_ptq_run(struct ptd_ptq *q, struct ptd_session *s, const struct ptd_ptq_cfg *cfg,
 		ptd_synth_fn fn, void *ctx, struct ptd_err *err);
-
-/* Instruction trace errors synthesized by the last run. */
-uint64_t ptd_ptq_nr_errors(const struct ptd_ptq *q);
 
 #endif

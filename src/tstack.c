@@ -4,10 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define IPF_CALL        (1u << 1)
-#define IPF_RETURN      (1u << 2)
-#define IPF_TRACE_BEGIN (1u << 8)
-#define IPF_TRACE_END   (1u << 9)
+#include "formats/perf/abi.h"
+
 
 struct entry {
 	uint64_t ret_addr;
@@ -104,7 +102,7 @@ int ptd_tstack_event(struct ptd_tstacks *t, int32_t tid, uint32_t flags, uint64_
 			ts->cnt = 0;
 		ts->trace_nr = trace_nr;
 	}
-	if (flags & IPF_CALL) {
+	if (flags & PTD_IPF_CALL) {
 		uint64_t ret_addr;
 
 		if (!to_ip)
@@ -112,11 +110,11 @@ int ptd_tstack_event(struct ptd_tstacks *t, int32_t tid, uint32_t flags, uint64_
 		ret_addr = from_ip + insn_len;
 		if (ret_addr == to_ip)
 			return 0;   /* zero-length calls */
-		return push(ts, ret_addr, !!(flags & IPF_TRACE_END));
-	} else if (flags & IPF_TRACE_BEGIN) {
+		return push(ts, ret_addr, !!(flags & PTD_IPF_TRACE_END));
+	} else if (flags & PTD_IPF_TRACE_BEGIN) {
 		pop(ts, to_ip);
 		pop_trace_end(ts);
-	} else if ((flags & IPF_RETURN) && from_ip) {
+	} else if ((flags & PTD_IPF_RETURN) && from_ip) {
 		pop(ts, to_ip);
 	}
 	return 0;

@@ -22,7 +22,7 @@ void ptd_tstacks_init(struct ptd_tstacks *t);
 void ptd_tstacks_fini(struct ptd_tstacks *t);
 
 /* perf's thread_stack__event for thread tid: flags are PERF_IP_FLAG_*
- * (ptq.h PTD_IPF_*).  Returns 0 or -1 when out of memory. */
+ * (PTD_IPF_*, formats/perf/abi.h).  Returns 0 or -1 when out of memory. */
 int ptd_tstack_event(struct ptd_tstacks *t, int32_t tid, uint32_t flags, uint64_t from_ip,
 		     uint64_t to_ip, unsigned insn_len, uint64_t trace_nr);
 

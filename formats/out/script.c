@@ -17,8 +17,8 @@
 
 /* perf_sample__sprintf_flags() */
 static const struct { uint32_t flags; const char *name; } flagnames[] = {
-#define B PTD_SCRIPT_IPF_BRANCH
-#define I(x) PTD_SCRIPT_IPF_##x
+#define B PTD_IPF_BRANCH
+#define I(x) PTD_IPF_##x
 	{ B | I(CALL), "call" },
 	{ B | I(RETURN), "return" },
 	{ B | I(CONDITIONAL), "jcc" },
@@ -253,14 +253,14 @@ static void put_callindent(struct ptd_script *ps, const struct ptd_script_out *o
 	uint64_t ip = 0;
 	int len = 0;
 
-	if (s->flags & PTD_SCRIPT_IPF_RETURN)
+	if (s->flags & PTD_IPF_RETURN)
 		depth += 1;
-	if (s->flags & (PTD_SCRIPT_IPF_CALL | PTD_SCRIPT_IPF_TRACE_BEGIN)) {
+	if (s->flags & (PTD_IPF_CALL | PTD_IPF_TRACE_BEGIN)) {
 		if (addr_correlates(s->evsel) && s->addr_loc.sym)
 			name = s->addr_loc.sym;
 		else
 			ip = s->addr;
-	} else if (s->flags & (PTD_SCRIPT_IPF_RETURN | PTD_SCRIPT_IPF_TRACE_END)) {
+	} else if (s->flags & (PTD_IPF_RETURN | PTD_IPF_TRACE_END)) {
 		if (s->ip_loc.sym)
 			name = s->ip_loc.sym;
 		else
@@ -473,21 +473,6 @@ int ptd_script_print(struct ptd_script *ps, FILE *out, const struct ptd_script_s
 #undef PF
 
 /* ---- AUX area errors ------------------------------------------------------ */
-
-const char *ptd_script_intel_pt_strerror(int code)
-{
-	static const char *const msgs[] = {
-		NULL, "Memory allocation failed", "Internal error", "Bad packet",
-		"No more data", "Failed to get instruction", "Trace doesn't match instruction",
-		"Overflow packet", "Lost trace data", "Unknown error!",
-		"Never-ending loop (refer perf config intel-pt.max-loops)",
-		"Broken emulated ptwrite",
-	};
-
-	if (code < 1 || code >= (int)(sizeof(msgs) / sizeof(msgs[0])))
-		code = 9;
-	return msgs[code];
-}
 
 static const char *auxerr_name(uint32_t type)
 {

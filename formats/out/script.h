@@ -25,6 +25,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "formats/perf/abi.h"
+
 /* attr.type of perf's own synthesized events (cbr, psb, ptwrite, ...) */
 #define PTD_SCRIPT_TYPE_SYNTH 0x80000000u
 
@@ -76,25 +78,6 @@ enum ptd_script_otype {
 #define PTD_SCRIPT_BRSTACKINSNLEN  (1ULL << 36)
 #define PTD_SCRIPT_MACHINE_PID     (1ULL << 37)
 #define PTD_SCRIPT_VCPU            (1ULL << 38)
-
-/* Branch flags: perf's PERF_IP_FLAG_* (util/event.h, same values). */
-enum {
-	PTD_SCRIPT_IPF_BRANCH        = 1u << 0,
-	PTD_SCRIPT_IPF_CALL          = 1u << 1,
-	PTD_SCRIPT_IPF_RETURN        = 1u << 2,
-	PTD_SCRIPT_IPF_CONDITIONAL   = 1u << 3,
-	PTD_SCRIPT_IPF_SYSCALLRET    = 1u << 4,
-	PTD_SCRIPT_IPF_ASYNC         = 1u << 5,
-	PTD_SCRIPT_IPF_INTERRUPT     = 1u << 6,
-	PTD_SCRIPT_IPF_TX_ABORT      = 1u << 7,
-	PTD_SCRIPT_IPF_TRACE_BEGIN   = 1u << 8,
-	PTD_SCRIPT_IPF_TRACE_END     = 1u << 9,
-	PTD_SCRIPT_IPF_IN_TX         = 1u << 10,
-	PTD_SCRIPT_IPF_VMENTRY       = 1u << 11,
-	PTD_SCRIPT_IPF_VMEXIT        = 1u << 12,
-	PTD_SCRIPT_IPF_INTR_DISABLE  = 1u << 13,
-	PTD_SCRIPT_IPF_INTR_TOGGLE   = 1u << 14,
-};
 
 /* perf's attr.config of PTD_SCRIPT_TYPE_SYNTH events (enum perf_synth_id) */
 enum {
@@ -159,7 +142,7 @@ struct ptd_script_sample {
 	int32_t pid, tid, cpu;
 	uint64_t time;              /* perf time, ns */
 	uint64_t ip, addr, period;
-	uint32_t flags;             /* PTD_SCRIPT_IPF_* */
+	uint32_t flags;             /* PTD_IPF_* (formats/perf/abi.h) */
 	uint16_t misc;              /* the record's header.misc (for -F misc) */
 	int32_t machine_pid, vcpu;  /* guest samples only: 0 machine_pid for host */
 	struct ptd_script_loc ip_loc, addr_loc;
@@ -238,9 +221,6 @@ const char *ptd_script_flags_str(uint32_t flags, char *buf, size_t sz);
 /* " instruction trace error type 1 time 2000.001000013 cpu 0 pid ...
  * code 7: Overflow packet\n".  Returns 0, or -PTD_E_IO. */
 int ptd_script_print_auxerr(FILE *out, const struct ptd_script_auxerr *e);
-
-/* Intel PT's message for an error code (intel_pt__strerror). */
-const char *ptd_script_intel_pt_strerror(int code);
 
 /* The end-of-run warnings for AUX errors ("Warning:\n50 instruction trace
  * errors\n"), nr[type] errors of each type for type < ntypes (perf counts

@@ -112,6 +112,26 @@ enum {
 /* attr.branch_sample_type bit that adds hw_idx to branch stacks */
 #define PTD_BRANCH_HW_INDEX (1ULL << 17)
 
+/* perf's PERF_IP_FLAG_* (util/event.h): the branch flags of the samples
+ * perf synthesizes from a trace, printed by perf script -F flags */
+enum {
+	PTD_IPF_BRANCH       = 1u << 0,
+	PTD_IPF_CALL         = 1u << 1,
+	PTD_IPF_RETURN       = 1u << 2,
+	PTD_IPF_CONDITIONAL  = 1u << 3,
+	PTD_IPF_SYSCALLRET   = 1u << 4,
+	PTD_IPF_ASYNC        = 1u << 5,
+	PTD_IPF_INTERRUPT    = 1u << 6,
+	PTD_IPF_TX_ABORT     = 1u << 7,
+	PTD_IPF_TRACE_BEGIN  = 1u << 8,
+	PTD_IPF_TRACE_END    = 1u << 9,
+	PTD_IPF_IN_TX        = 1u << 10,
+	PTD_IPF_VMENTRY      = 1u << 11,
+	PTD_IPF_VMEXIT       = 1u << 12,
+	PTD_IPF_INTR_DISABLE = 1u << 13,
+	PTD_IPF_INTR_TOGGLE  = 1u << 14,
+};
+
 /* PERF_RECORD_AUX flags */
 #define PTD_AUX_FLAG_TRUNCATED  0x01
 #define PTD_AUX_FLAG_OVERWRITE  0x02

@@ -24,8 +24,8 @@
 #define ST_BR (ST_PT | PTD_SAMPLE_PERIOD | PTD_SAMPLE_ADDR)
 #define ST_IN (ST_PT | PTD_SAMPLE_PERIOD)
 #define ST_SY (ST_PT | PTD_SAMPLE_RAW)
-#define BR PTD_SCRIPT_IPF_BRANCH
-#define IPF(x) PTD_SCRIPT_IPF_##x
+#define BR PTD_IPF_BRANCH
+#define IPF(x) PTD_IPF_##x
 
 /* loops.data: the file's two events, then what the decoder synthesizes
  * (perf 6.1 names the intel_pt event "unknown attr type: 8": width 20) */
@@ -547,7 +547,7 @@ static void test_auxerr(void)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	e.msg = ptd_script_intel_pt_strerror(7);
+	e.msg = "Overflow packet";   /* perf's text for code 7 */
 	ptd_script_print_auxerr(f, &e);
 	e.cpu = -1;
 	e.pid = e.tid = 364691;
