@@ -1,20 +1,16 @@
 /* Snapshot overlap: see overlap.h. */
 #define _GNU_SOURCE
 #include "decoders/intel-pt/overlap.h"
+#include "decoders/intel-pt/pdec.h"
 
 #include <intel-pt.h>
 #include <string.h>
-
-static const uint8_t psb[16] = {
-	0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
-	0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
-};
 
 #define MAX_PADDING 7   /* AUXTRACE payloads are padded to 8 bytes */
 
 static int next_psb(const uint8_t **buf, size_t *len)
 {
-	const uint8_t *n = memmem(*buf, *len, psb, sizeof(psb));
+	const uint8_t *n = memmem(*buf, *len, ptd_pdec_psb, PDEC_PSB_LEN);
 
 	if (!n)
 		return 0;
@@ -29,7 +25,7 @@ static int step_psb(const uint8_t **buf, size_t *len)
 
 	if (!*len)
 		return 0;
-	n = memmem(*buf + 1, *len - 1, psb, sizeof(psb));
+	n = memmem(*buf + 1, *len - 1, ptd_pdec_psb, PDEC_PSB_LEN);
 	if (!n)
 		return 0;
 	*len -= (size_t)(n - *buf);
@@ -42,14 +38,14 @@ static const uint8_t *last_psb(const uint8_t *buf, size_t len)
 	size_t k;
 	const uint8_t *p;
 
-	if (len < sizeof(psb))
+	if (len < PDEC_PSB_LEN)
 		return NULL;
-	k = len - sizeof(psb) + 1;
+	k = len - PDEC_PSB_LEN + 1;
 	for (;;) {
-		p = memrchr(buf, psb[0], k);
+		p = memrchr(buf, ptd_pdec_psb[0], k);
 		if (!p)
 			return NULL;
-		if (!memcmp(p + 1, psb + 1, sizeof(psb) - 1))
+		if (!memcmp(p + 1, ptd_pdec_psb + 1, PDEC_PSB_LEN - 1))
 			return p;
 		k = (size_t)(p - buf);
 		if (!k)

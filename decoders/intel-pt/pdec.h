@@ -70,6 +70,10 @@ enum pdec_branch {
 
 #define PDEC_INSN_BUF_SZ 16
 
+/* The PSB packet's 16 bytes: where decoding can start. */
+#define PDEC_PSB_LEN 16
+extern const uint8_t ptd_pdec_psb[PDEC_PSB_LEN];
+
 struct pdec_insn {
 	uint8_t op;         /* enum pdec_op */
 	uint8_t branch;     /* enum pdec_branch */

@@ -7,7 +7,7 @@
 #include <intel-pt.h>
 #include <string.h>
 
-static const uint8_t psb_pattern[16] = {
+const uint8_t ptd_pdec_psb[PDEC_PSB_LEN] = {
 	0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
 	0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
 };
@@ -203,7 +203,7 @@ int pdec_scan_for_psb(struct ptd_pdec *d)
 			if (rc)
 				return rc;
 		}
-		p = memmem(d->buf + d->off, d->len - d->off, psb_pattern, sizeof(psb_pattern));
+		p = memmem(d->buf + d->off, d->len - d->off, ptd_pdec_psb, PDEC_PSB_LEN);
 		if (!p) {
 			d->pos += d->len - d->off;
 			d->off = d->len;
