@@ -80,9 +80,11 @@ size_t ptd_elf_build_id(const uint8_t *d, uint64_t size, uint8_t id[20])
 			if (desc > len - pos || ((descsz + 3) & ~3ULL) > len - pos - desc)
 				break;
 			if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(n + 12, "GNU", 4) &&
-			    descsz && descsz <= 20) {
-				memcpy(id, n + desc, descsz);
-				return (size_t)descsz;
+			    descsz) {
+				size_t k = descsz > 20 ? 20 : (size_t)descsz;   /* perf keeps 20 */
+
+				memcpy(id, n + desc, k);
+				return k;
 			}
 			pos += desc + ((descsz + 3) & ~3ULL);
 		}

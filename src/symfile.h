@@ -15,8 +15,9 @@
 
 #include "symbols.h"
 
-/* The NT_GNU_BUILD_ID of the ELF image data[0, size) into id (up to 20
- * bytes); returns its length, or 0 when there is none.  Bounds-checked. */
+/* The NT_GNU_BUILD_ID of the (little-endian) ELF image data[0, size) into
+ * id, its first 20 bytes as perf keeps them; returns their number, or 0
+ * when there is none.  Bounds-checked. */
 size_t ptd_elf_build_id(const uint8_t *data, uint64_t size, uint8_t id[20]);
 
 /* The symbol file for the dso recorded as `name` whose local copy is
