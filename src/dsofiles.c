@@ -73,6 +73,16 @@ void ptd_dsofiles_free(struct ptd_dsofiles *f)
 	free(f);
 }
 
+const char *ptd_dsofiles_symfs(const struct ptd_dsofiles *f)
+{
+	return f->symfs;
+}
+
+const char *ptd_dsofiles_buildid_dir(const struct ptd_dsofiles *f)
+{
+	return f->buildid_dir;
+}
+
 static uint64_t hash(const char *s)
 {
 	uint64_t h = 1469598103934665603ULL;

@@ -32,6 +32,11 @@ struct ptd_dsofile {
 struct ptd_dsofiles *ptd_dsofiles_new(const char *symfs, const char *buildid_dir);
 void ptd_dsofiles_free(struct ptd_dsofiles *f);   /* NULL-safe; unmaps everything */
 
+/* The roots given to ptd_dsofiles_new (buildid_dir with its default
+ * filled in; symfs NULL when none), borrowed. */
+const char *ptd_dsofiles_symfs(const struct ptd_dsofiles *f);
+const char *ptd_dsofiles_buildid_dir(const struct ptd_dsofiles *f);
+
 /* The file of map (check ->data); NULL only when out of memory.  Borrowed
  * until free. */
 struct ptd_dsofile *ptd_dsofiles_get(struct ptd_dsofiles *f, const struct ptd_map *map);

@@ -63,10 +63,8 @@ struct ptd_ptq {
 	struct heap_item *heap;
 	size_t heap_cnt;
 	struct ptd_u64map cur_tid;    /* cpu + 1 -> tid + 2 (so -1 is storable) */
-	struct ptd_dsofiles *files;
 	struct ptd_pinsn *pinsn;
 	uint64_t now;                 /* perf time: sideband applied up to here */
-	uint64_t nr_errors;
 	uint64_t skip;
 	struct ptd_tstacks stacks;
 	uint64_t *chain;              /* callchain_sz entries */
@@ -102,17 +100,11 @@ void ptd_ptq_free(struct ptd_ptq *q)
 	free_queues(q);
 	free(q->heap);
 	ptd_u64map_fini(&q->cur_tid);
-	ptd_dsofiles_free(q->files);
 	ptd_pinsn_free(q->pinsn);
 	ptd_vec_fini(&q->noted);
 	ptd_tstacks_fini(&q->stacks);
 	free(q->chain);
 	free(q);
-}
-
-uint64_t ptd_ptq_nr_errors(const struct ptd_ptq *q)
-{
-	return q->nr_errors;
 }
 
 int ptd_ptq_note(struct ptd_ptq *q, const struct ptd_event *ev, struct ptd_err *err)
@@ -294,7 +286,7 @@ static int walk(void *ctx, struct pdec_insn *insn, uint64_t *insn_cnt_out, uint6
 		map = ptd_machine_find_map(&q->s->machine, pq->pid, *ip >= KERNEL_START, *ip, q->now);
 		if (!map)
 			return -EINVAL;
-		f = ptd_dsofiles_get(q->files, map);
+		f = ptd_dsofiles_get(q->cfg->files, map);
 		if (!f)
 			return -EINVAL;
 		if (!f->data) {
@@ -378,11 +370,12 @@ static void sample_flags(struct queue *pq)
 		pq->flags |= PTD_IPF_TRACE_END;
 }
 
+/* Hand s on; perf's initial skip (s[N]) counts samples, not errors. */
 static int deliver(struct ptd_ptq *q, struct ptd_synth *s)
 {
 	int rc;
 
-	if (q->skip) {
+	if (q->skip && s->kind != PTD_SYN_ERROR) {
 		q->skip--;
 		return 0;
 	}
@@ -454,7 +447,6 @@ static int synth_error(struct ptd_ptq *q, int code, int32_t cpu, int32_t pid, in
 		       uint64_t ip, uint64_t time)
 {
 	struct ptd_synth s;
-	int rc;
 
 	if ((code == PDEC_ERR_OVR && q->cfg->no_overflow_errors) ||
 	    (code == PDEC_ERR_LOST && q->cfg->no_lost_errors))
@@ -468,12 +460,7 @@ static int synth_error(struct ptd_ptq *q, int code, int32_t cpu, int32_t pid, in
 	s.tid = tid;
 	s.ip = ip;
 	s.time = time;
-	q->nr_errors++;
-	s.now = q->now;
-	rc = q->fn(q->ctx, &s);
-	if (rc)
-		q->stop = rc;
-	return rc;
+	return deliver(q, &s);
 }
 
 static void put_le32(uint8_t *p, uint32_t v)
@@ -703,11 +690,10 @@ int ptd_ptq_run(struct ptd_ptq *q, struct ptd_session *s, const struct ptd_ptq_c
 	q->skip = cfg->initial_skip;
 	if ((rc = ptd_ptq_conf(&q->conf, s, cfg, &pp, err)))
 		return rc;
-	q->files = ptd_dsofiles_new(cfg->symfs, cfg->buildid_dir);
 	q->pinsn = ptd_pinsn_new();
 	if (cfg->callchain && cfg->callchain_sz)
 		q->chain = calloc(cfg->callchain_sz, sizeof(*q->chain));
-	if (!q->files || !q->pinsn || (cfg->callchain && cfg->callchain_sz && !q->chain))
+	if (!q->pinsn || (cfg->callchain && cfg->callchain_sz && !q->chain))
 		return ptd_err_set(err, PTD_E_NOMEM, "out of memory starting the Intel PT decoder");
 	for (i = 0; i < q->noted.len; i++) {
 		const struct noted *n = ptd_vec_at(&q->noted, i);

@@ -47,8 +47,6 @@ struct run {
 	char names[EV_NSYNTH][64];
 	struct ptd_dsofiles *files;
 	struct ptd_symcache *syms;
-	const char *symfs, *buildid_dir;
-	char bid_dir[4096];
 	FILE *out;
 	int json;
 	uint8_t cpus[MAX_CPUS / 8];
@@ -91,7 +89,10 @@ static void modifiers(uint64_t w, char *buf, size_t n)
 	buf[r] = 0;
 }
 
-static int resolve(struct run *r, int32_t pid, uint64_t addr, uint64_t now, struct ptd_script_loc *loc)
+/* Where addr is at time now in process pid: *loc filled (unknowns NULL);
+ * returns its map, or NULL. */
+static const struct ptd_map *resolve(struct run *r, int32_t pid, uint64_t addr, uint64_t now,
+				     struct ptd_script_loc *loc)
 {
 	const struct ptd_map *map;
 	struct ptd_dsofile *f;
@@ -100,30 +101,30 @@ static int resolve(struct run *r, int32_t pid, uint64_t addr, uint64_t now, stru
 
 	memset(loc, 0, sizeof(*loc));
 	if (!addr)
-		return 0;
+		return NULL;
 	map = ptd_machine_find_map(&r->s->machine, pid, addr >= (1ULL << 63), addr, now);
 	if (!map)
-		return 0;
+		return NULL;
 	loc->dso = map->filename;
 	f = ptd_dsofiles_get(r->files, map);
 	if (f && !f->symfile_done) {
 		char buf[4096];
 
 		f->symfile_done = 1;
-		if (!ptd_symfile_find(r->syms, r->symfs, r->buildid_dir, map->filename, f->path, f->data,
+		if (!ptd_symfile_find(r->syms, ptd_dsofiles_symfs(r->files),
+				      ptd_dsofiles_buildid_dir(r->files), map->filename, f->path, f->data,
 				      f->size, map->build_id, map->build_id_size, buf, sizeof(buf)))
 			f->symfile = strdup(buf);
 	}
+	/* a separate debug file's symbols are placed with the binary's headers */
 	if (f && f->symfile &&
-	    !(f->path && strcmp(f->symfile, f->path) ?
-	      ptd_symcache_lookup_debug(r->syms, f->symfile, f->path, addr - map->start + map->pgoff,
-					&name, &symoff, NULL) :
-	      ptd_symcache_lookup(r->syms, f->symfile, addr - map->start + map->pgoff,
-				  &name, &symoff, NULL))) {
+	    !ptd_symcache_lookup_debug(r->syms, f->symfile,
+				       f->path && strcmp(f->symfile, f->path) ? f->path : NULL,
+				       addr - map->start + map->pgoff, &name, &symoff, NULL)) {
 		loc->sym = name;
 		loc->symoff = symoff;
 	}
-	return 0;
+	return map;
 }
 
 /* perf's cpu list ("0-2,4"): bits of cpus set; 0, or -1 when malformed */
@@ -189,7 +190,6 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 {
 	struct run *r = ctx;
 	struct ptd_script_sample s;
-	struct ptd_script_loc ip_loc, addr_loc;
 	const struct ptd_thread *t;
 
 	r->nr_synth++;
@@ -247,20 +247,16 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 		size_t i;
 
 		for (i = 0; i < sy->callchain_nr && i < CHAIN_MAX; i++) {
-			const struct ptd_map *map;
+			const struct ptd_map *map = resolve(r, sy->pid, sy->callchain[i], sy->now,
+							    &r->frames[i].loc);
 
-			resolve(r, sy->pid, sy->callchain[i], sy->now, &r->frames[i].loc);
-			map = ptd_machine_find_map(&r->s->machine, sy->pid, sy->callchain[i] >= (1ULL << 63),
-						   sy->callchain[i], sy->now);
 			r->frames[i].addr = map ? sy->callchain[i] - map->start + map->pgoff : sy->callchain[i];
 		}
 		s.callchain = r->frames;
 		s.callchain_nr = i;
 	}
-	resolve(r, sy->pid, sy->ip, sy->now, &ip_loc);
-	resolve(r, sy->pid, sy->addr, sy->now, &addr_loc);
-	s.ip_loc = ip_loc;
-	s.addr_loc = addr_loc;
+	resolve(r, sy->pid, sy->ip, sy->now, &s.ip_loc);
+	resolve(r, sy->pid, sy->addr, sy->now, &s.addr_loc);
 	if (r->json) {
 		static const char *const types[] = {
 			[PTD_SYN_BRANCH] = "branch", [PTD_SYN_INSN] = "instruction",
@@ -322,21 +318,24 @@ static int setup_events(struct run *r, const struct ptd_itrace *it, struct ptd_e
 	struct ptd_script_evsel *all;
 	size_t i, n = 0, nfile = el->evsels.len;
 	uint64_t st;
-	char mods[16];
+	char mods[16], (*namebufs)[64];
 	int rc;
 
 	all = calloc(nfile + EV_NSYNTH, sizeof(*all));
-	if (!all)
+	namebufs = calloc(nfile ? nfile : 1, sizeof(*namebufs));
+	if (!all || !namebufs) {
+		free(all);
+		free(namebufs);
 		return ptd_err_set(err, PTD_E_NOMEM, "out of memory");
+	}
 	for (i = 0; i < nfile; i++) {
 		const struct ptd_evsel *ev = *(struct ptd_evsel **)ptd_vec_at(&el->evsels, i);
-		static char namebuf[64];
 
 		all[n].type = ev->type;
 		all[n].config = ev->config;
 		all[n].sample_period = ev->sample_period;
 		all[n].sample_type = ev->sample_type;
-		all[n++].name = ptd_evsel_name(ev, namebuf, sizeof(namebuf));
+		all[n++].name = ptd_evsel_name(ev, namebufs[i], sizeof(namebufs[i]));
 		if (r->s->auxinfo.present && r->s->auxinfo.nr_priv && ev->type == r->s->auxinfo.priv[0] && !pt)
 			pt = ev;
 	}
@@ -382,6 +381,7 @@ static int setup_events(struct run *r, const struct ptd_itrace *it, struct ptd_e
 	rc = ptd_script_setup(&r->ps, all, n, nfile,
 			      ptd_feat_has(ptd_reader_features(r->s->reader), PTD_FEAT_AUXTRACE), stderr);
 	free(all);
+	free(namebufs);
 	return rc;
 }
 
@@ -405,15 +405,6 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	memset(&r, 0, sizeof(r));
 	r.out = out;
 	r.json = o->json;
-	r.symfs = o->symfs;
-	if (o->buildid_dir) {
-		snprintf(r.bid_dir, sizeof(r.bid_dir), "%s", o->buildid_dir);
-	} else {
-		const char *home = getenv("HOME");
-
-		snprintf(r.bid_dir, sizeof(r.bid_dir), "%s/.debug", home ? home : "");
-	}
-	r.buildid_dir = r.bid_dir;
 	ptd_itrace_init(&cmd);
 	ptd_script_init(&r.ps);
 	memset(&fx, 0, sizeof(fx));
@@ -485,8 +476,7 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	cfg.callchain = it.callchain;
 	cfg.callchain_sz = it.callchain_sz;
 	cfg.thread_stack = it.callchain || it.thread_stack;
-	cfg.symfs = o->symfs;
-	cfg.buildid_dir = o->buildid_dir;
+	cfg.files = r.files;
 	if (it.dont_decode) {
 		status = 0;
 		goto out;

@@ -94,7 +94,8 @@ int ptd_symcache_lookup(struct ptd_symcache *c, const char *path, uint64_t off,
 
 /* The symbol of symfile (a separate debug file) at file offset off of the
  * binary it describes, symbols placed with the binary's program headers
- * (ptd_symtab_load_with).  As ptd_symcache_lookup otherwise. */
+ * (ptd_symtab_load_with); binary NULL: symfile's own, as
+ * ptd_symcache_lookup.  As ptd_symcache_lookup otherwise. */
 int ptd_symcache_lookup_debug(struct ptd_symcache *c, const char *symfile, const char *binary,
 			      uint64_t off, const char **name, uint64_t *symoff, struct ptd_err *err);
 

@@ -145,18 +145,7 @@ static int failed(const struct entry *x, struct ptd_err *err)
 int ptd_symcache_lookup(struct ptd_symcache *c, const char *path, uint64_t off,
 			const char **name, uint64_t *symoff, struct ptd_err *err)
 {
-	struct entry *x = get(c, path, err);
-	int rc;
-
-	if (!x)
-		return -PTD_E_NOMEM;
-	if (!x->t)
-		return failed(x, err);
-	rc = ptd_symtab_lookup(x->t, off, name, symoff);
-	if (rc)
-		return ptd_err_set(err, PTD_E_NOTFOUND, "%s: no symbol at offset %#llx", path,
-				   (unsigned long long)off);
-	return 0;
+	return ptd_symcache_lookup_debug(c, path, NULL, off, name, symoff, err);
 }
 
 int ptd_symcache_vaddr_to_offset(struct ptd_symcache *c, const char *path, uint64_t vaddr,
