@@ -1,6 +1,5 @@
 /* Intel PT queues replayed as perf script replays them: see ptq.h. */
-#include "ptq.h"
-#include "ptq_conf.h"
+#include "ptq_priv.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -16,60 +15,6 @@
 #include "formats/perf/records.h"
 #include "tsc.h"
 #include "tstack.h"
-
-#define KERNEL_START (1ULL << 63)
-
-/* A record as perf's Intel PT code sees it while processing events. */
-struct noted {
-	uint64_t time;
-	uint32_t type;
-	uint16_t misc;
-	int32_t cpu, pid, tid;
-	uint32_t np_pid, np_tid;
-	uint64_t aux_flags;
-};
-
-struct queue {
-	struct ptd_ptq *q;
-	const struct ptd_aux_queue *aq;
-	uint32_t nr;
-	size_t next_chunk;
-	uint8_t *buf;                 /* the chunk being decoded */
-	size_t buf_size;
-	struct ptd_pdec *dec;
-	const struct ptd_pstate *state;
-	int32_t cpu, pid, tid;
-	uint64_t timestamp;
-	int have_sample, on_heap, done;
-	uint32_t flags;
-	uint8_t insn_len, insn[16];
-	unsigned cbr_seen;
-	uint64_t last_insn_cnt, ipc_insn_cnt, ipc_cyc_cnt;
-	uint64_t last_br_insn_cnt, last_br_cyc_cnt, last_in_insn_cnt, last_in_cyc_cnt;
-	int sample_ipc;
-};
-
-struct heap_item { uint32_t nr; uint64_t ordinal; };
-
-struct ptd_ptq {
-	struct ptd_vec noted;         /* struct noted */
-	struct ptd_session *s;
-	const struct ptd_ptq_cfg *cfg;
-	ptd_synth_fn fn;
-	void *ctx;
-	struct ptd_ptq_conf conf;     /* from AUXTRACE_INFO (ptq_conf.c) */
-	struct queue *queues;
-	size_t nr_queues;
-	struct heap_item *heap;
-	size_t heap_cnt;
-	struct ptd_u64map cur_tid;    /* cpu + 1 -> tid + 2 (so -1 is storable) */
-	struct ptd_pinsn *pinsn;
-	uint64_t now;                 /* perf time: sideband applied up to here */
-	uint64_t skip;
-	struct ptd_tstacks stacks;
-	uint64_t *chain;              /* callchain_sz entries */
-	int stop;                     /* fn's non-zero value */
-};
 
 struct ptd_ptq *ptd_ptq_new(void)
 {
@@ -113,6 +58,7 @@ int ptd_ptq_note(struct ptd_ptq *q, const struct ptd_event *ev, struct ptd_err *
 	struct ptd_rec_switch sw;
 	struct ptd_rec_aux aux;
 	struct ptd_rec_itrace_start its;
+	struct ptd_rec_fork fk;
 
 	if (ev->type >= PTD_REC_HEADER_ATTR || !(ev->sid.have & PTD_SAMPLE_TIME) ||
 	    !ev->sid.time || ev->sid.time == UINT64_MAX)
@@ -136,6 +82,9 @@ int ptd_ptq_note(struct ptd_ptq *q, const struct ptd_event *ev, struct ptd_err *
 	} else if (ev->type == PTD_REC_ITRACE_START && !ptd_rec_itrace_start(ev, &its, NULL)) {
 		n->np_pid = its.pid;
 		n->np_tid = its.tid;
+	} else if (ev->type == PTD_REC_EXIT && !ptd_rec_fork(ev, &fk, NULL)) {
+		n->np_pid = fk.pid;
+		n->np_tid = fk.tid;
 	}
 	return 0;
 }
@@ -217,6 +166,8 @@ static void set_pid_tid_cpu(struct ptd_ptq *q, struct queue *pq)
 	t = pq->tid != -1 ? ptd_machine_thread(&q->s->machine, pq->tid) : NULL;
 	if (t)
 		pq->pid = t->pid;
+	else if (pq->tid == 0)
+		pq->pid = 0;   /* perf's idle thread, "swapper" */
 }
 
 /* ---- the decoder's callbacks --------------------------------------------- */
@@ -325,204 +276,6 @@ out:
 	return 0;
 }
 
-/* ---- synthesis ----------------------------------------------------------- */
-
-static uint32_t insn_type(int op)
-{
-	switch (op) {
-	case PDEC_OP_CALL: return PTD_IPF_BRANCH | PTD_IPF_CALL;
-	case PDEC_OP_RET: return PTD_IPF_BRANCH | PTD_IPF_RETURN;
-	case PDEC_OP_JCC: case PDEC_OP_LOOP: return PTD_IPF_BRANCH | PTD_IPF_CONDITIONAL;
-	case PDEC_OP_JMP: return PTD_IPF_BRANCH;
-	case PDEC_OP_IRET: return PTD_IPF_BRANCH | PTD_IPF_RETURN | PTD_IPF_INTERRUPT;
-	case PDEC_OP_INT: return PTD_IPF_BRANCH | PTD_IPF_CALL | PTD_IPF_INTERRUPT;
-	case PDEC_OP_SYSCALL: return PTD_IPF_BRANCH | PTD_IPF_CALL | PTD_IPF_SYSCALLRET;
-	case PDEC_OP_SYSRET: return PTD_IPF_BRANCH | PTD_IPF_RETURN | PTD_IPF_SYSCALLRET;
-	case PDEC_OP_VMENTRY: return PTD_IPF_BRANCH | PTD_IPF_CALL | PTD_IPF_VMENTRY;
-	default: return 0;
-	}
-}
-
-static void sample_flags(struct queue *pq)
-{
-	const struct ptd_pstate *st = pq->state;
-
-	pq->insn_len = 0;
-	if (st->flags & PDEC_ABORT_TX) {
-		pq->flags = PTD_IPF_BRANCH | PTD_IPF_TX_ABORT;
-	} else if (st->flags & PDEC_ASYNC) {
-		if (!st->to_ip)
-			pq->flags = PTD_IPF_BRANCH | PTD_IPF_ASYNC | PTD_IPF_TRACE_END;
-		else if (st->from_nr && !st->to_nr)
-			pq->flags = PTD_IPF_BRANCH | PTD_IPF_CALL | PTD_IPF_ASYNC | PTD_IPF_VMEXIT;
-		else
-			pq->flags = PTD_IPF_BRANCH | PTD_IPF_CALL | PTD_IPF_ASYNC | PTD_IPF_INTERRUPT;
-	} else {
-		pq->flags = st->from_ip ? insn_type(st->insn_op) : PTD_IPF_BRANCH | PTD_IPF_TRACE_BEGIN;
-		if (st->flags & PDEC_IN_TX)
-			pq->flags |= PTD_IPF_IN_TX;
-		pq->insn_len = st->insn_len;
-		memcpy(pq->insn, st->insn, sizeof(pq->insn));
-	}
-	if (st->type & PDEC_TRACE_BEGIN)
-		pq->flags |= PTD_IPF_TRACE_BEGIN;
-	if (st->type & PDEC_TRACE_END)
-		pq->flags |= PTD_IPF_TRACE_END;
-}
-
-/* Hand s on; perf's initial skip (s[N]) counts samples, not errors. */
-static int deliver(struct ptd_ptq *q, struct ptd_synth *s)
-{
-	int rc;
-
-	if (q->skip && s->kind != PTD_SYN_ERROR) {
-		q->skip--;
-		return 0;
-	}
-	s->now = q->now;
-	if (q->cfg->thread_stack && s->tid != -1)
-		s->call_depth = (unsigned)ptd_tstack_depth(&q->stacks, s->tid);
-	rc = q->fn(q->ctx, s);
-	if (rc)
-		q->stop = rc;
-	return rc;
-}
-
-static void prep(struct ptd_ptq *q, struct queue *pq, struct ptd_synth *s, int kind)
-{
-	memset(s, 0, sizeof(*s));
-	s->kind = kind;
-	s->pid = pq->pid;
-	s->tid = pq->tid;
-	s->cpu = pq->cpu;
-	s->time = ptd_tsc_to_perf_time(pq->timestamp, &q->conf.tc);
-	s->ip = pq->state->from_ip;
-	s->addr = pq->state->to_ip;
-	s->period = 1;
-	s->flags = pq->flags;
-	s->insn_len = pq->insn_len;
-	memcpy(s->insn, pq->insn, sizeof(s->insn));
-}
-
-static int synth_branch(struct ptd_ptq *q, struct queue *pq)
-{
-	struct ptd_synth s;
-
-	if (q->conf.branches_filter && !(q->conf.branches_filter & pq->flags))
-		return 0;
-	prep(q, pq, &s, PTD_SYN_BRANCH);
-	if (pq->sample_ipc)
-		s.cyc_cnt = pq->ipc_cyc_cnt - pq->last_br_cyc_cnt;
-	if (s.cyc_cnt) {
-		s.insn_cnt = pq->ipc_insn_cnt - pq->last_br_insn_cnt;
-		pq->last_br_insn_cnt = pq->ipc_insn_cnt;
-		pq->last_br_cyc_cnt = pq->ipc_cyc_cnt;
-	}
-	return deliver(q, &s);
-}
-
-static int synth_insn(struct ptd_ptq *q, struct queue *pq)
-{
-	struct ptd_synth s;
-
-	prep(q, pq, &s, PTD_SYN_INSN);
-	if (q->cfg->callchain && q->chain) {
-		s.callchain = q->chain;
-		s.callchain_nr = ptd_tstack_sample(&q->stacks, pq->tid, s.ip, q->chain,
-						   q->cfg->callchain_sz);
-	}
-	s.period = pq->state->tot_insn_cnt - pq->last_insn_cnt;
-	if (pq->sample_ipc)
-		s.cyc_cnt = pq->ipc_cyc_cnt - pq->last_in_cyc_cnt;
-	if (s.cyc_cnt) {
-		s.insn_cnt = pq->ipc_insn_cnt - pq->last_in_insn_cnt;
-		pq->last_in_insn_cnt = pq->ipc_insn_cnt;
-		pq->last_in_cyc_cnt = pq->ipc_cyc_cnt;
-	}
-	pq->last_insn_cnt = pq->state->tot_insn_cnt;
-	return deliver(q, &s);
-}
-
-static int synth_error(struct ptd_ptq *q, int code, int32_t cpu, int32_t pid, int32_t tid,
-		       uint64_t ip, uint64_t time)
-{
-	struct ptd_synth s;
-
-	if ((code == PDEC_ERR_OVR && q->cfg->no_overflow_errors) ||
-	    (code == PDEC_ERR_LOST && q->cfg->no_lost_errors))
-		return 0;
-	memset(&s, 0, sizeof(s));
-	s.kind = PTD_SYN_ERROR;
-	s.err_code = code;
-	s.err_msg = ptd_pdec_strerror(code);
-	s.cpu = cpu;
-	s.pid = pid;
-	s.tid = tid;
-	s.ip = ip;
-	s.time = time;
-	return deliver(q, &s);
-}
-
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
-
-static void put_le64(uint8_t *p, uint64_t v)
-{
-	put_le32(p, (uint32_t)v);
-	put_le32(p + 4, (uint32_t)(v >> 32));
-}
-
-/* perf's intel_pt_sample: the samples of one decoder state. */
-static int sample(struct ptd_ptq *q, struct queue *pq)
-{
-	const struct ptd_pstate *st = pq->state;
-	struct ptd_synth s;
-	int rc;
-
-	if (!pq->have_sample)
-		return 0;
-	pq->have_sample = 0;
-	pq->ipc_insn_cnt = st->tot_insn_cnt;
-	pq->ipc_cyc_cnt = st->tot_cyc_cnt;
-	pq->sample_ipc = !!(st->flags & PDEC_SAMPLE_IPC);
-	if (q->cfg->pwr_events) {
-		if (st->type & PDEC_PSB_EVT) {
-			prep(q, pq, &s, PTD_SYN_PSB);
-			s.flags = 0;
-			put_le64(s.raw + 4, st->psb_offset);
-			s.raw_size = 12;
-			if ((rc = deliver(q, &s)))
-				return rc;
-		}
-		if (st->cbr != pq->cbr_seen) {
-			prep(q, pq, &s, PTD_SYN_CBR);
-			s.flags = s.ip ? s.flags : 0;
-			put_le32(s.raw, (uint32_t)(uint16_t)st->cbr_payload | q->conf.max_non_turbo_ratio << 16);
-			put_le32(s.raw + 4, (uint32_t)((st->cbr & 0xff) * q->conf.cbr2khz));
-			s.raw_size = 12;
-			pq->cbr_seen = st->cbr;
-			if ((rc = deliver(q, &s)))
-				return rc;
-		}
-	}
-	if (q->cfg->instructions && (st->type & PDEC_INSTRUCTION) && (rc = synth_insn(q, pq)))
-		return rc;
-	if (!(st->type & PDEC_BRANCH))
-		return 0;
-	if (q->cfg->thread_stack && pq->tid != -1 &&
-	    ptd_tstack_event(&q->stacks, pq->tid, pq->flags, st->from_ip, st->to_ip, pq->insn_len,
-			     st->trace_nr))
-		return -1;
-	if (q->cfg->branches || q->cfg->calls || q->cfg->returns)
-		return synth_branch(q, pq);
-	return 0;
-}
-
 /* perf's intel_pt_run_decoder: 0 when *ts was reached, 1 at the end. */
 static int run_decoder(struct ptd_ptq *q, struct queue *pq, uint64_t *ts)
 {
@@ -530,7 +283,7 @@ static int run_decoder(struct ptd_ptq *q, struct queue *pq, uint64_t *ts)
 	int rc;
 
 	for (;;) {
-		if ((rc = sample(q, pq)))
+		if ((rc = ptd_ptq_sample(q, pq)))
 			return rc < 0 ? rc : -1;
 		st = ptd_pdec_decode(pq->dec);
 		if (st->err) {
@@ -538,23 +291,46 @@ static int run_decoder(struct ptd_ptq *q, struct queue *pq, uint64_t *ts)
 				return 1;
 			pq->timestamp = st->est_timestamp;
 			if (q->cfg->errors &&
-			    synth_error(q, st->err, pq->cpu, pq->pid, pq->tid, st->from_ip,
+			    ptd_ptq_synth_error(q, st->err, pq->cpu, pq->pid, pq->tid, st->from_ip,
+					q->conf.timeless ? 0 :
 					ptd_tsc_to_perf_time(pq->timestamp, &q->conf.tc)))
 				return -1;
 			continue;
 		}
 		pq->state = st;
 		pq->have_sample = 1;
-		sample_flags(pq);
-		if ((st->from_ip >= KERNEL_START || !st->from_ip) && st->to_ip && st->to_ip < KERNEL_START)
+		ptd_ptq_sample_flags(pq);
+		if (!q->conf.timeless && (st->from_ip >= KERNEL_START || !st->from_ip) && st->to_ip &&
+		    st->to_ip < KERNEL_START)
 			pq->timestamp = st->est_timestamp;   /* estimated upon return to user space */
 		else if (st->timestamp > pq->timestamp)
 			pq->timestamp = st->timestamp;
-		if (pq->timestamp >= *ts) {
+		if (!q->conf.timeless && pq->timestamp >= *ts) {
 			*ts = pq->timestamp;
 			return 0;
 		}
 	}
+}
+
+/* perf's intel_pt_process_timeless_queues: the queues of thread tid (all
+ * for -1) decoded to their end. */
+static int process_timeless(struct ptd_ptq *q, int32_t tid)
+{
+	uint64_t ts = 0;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < q->nr_queues; i++) {
+		struct queue *pq = &q->queues[i];
+
+		if (!pq->dec || (tid != -1 && pq->tid != tid))
+			continue;
+		set_pid_tid_cpu(q, pq);
+		rc = run_decoder(q, pq, &ts);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
 }
 
 static int process_queues(struct ptd_ptq *q, uint64_t timestamp)
@@ -629,7 +405,7 @@ static int setup_queues(struct ptd_ptq *q, const struct pdec_params *pp)
 		if (!pq->dec)
 			return -PTD_E_NOMEM;
 	}
-	for (i = 0; i < q->nr_queues; i++) {
+	for (i = 0; i < q->nr_queues && !q->conf.timeless; i++) {
 		struct queue *pq = &q->queues[i];
 		const struct ptd_pstate *st;
 
@@ -647,7 +423,7 @@ static int setup_queues(struct ptd_ptq *q, const struct pdec_params *pp)
 		pq->timestamp = st->timestamp;
 		pq->state = st;
 		pq->have_sample = 1;
-		sample_flags(pq);
+		ptd_ptq_sample_flags(pq);
 		heap_add(q, pq->nr, pq->timestamp);
 	}
 	return 0;
@@ -658,7 +434,7 @@ static int apply(struct ptd_ptq *q, const struct noted *n)
 	int out = !!(n->misc & PTD_MISC_SWITCH_OUT);
 
 	if (n->type == PTD_REC_AUX && (n->aux_flags & PTD_AUX_FLAG_TRUNCATED) && q->cfg->errors)
-		return synth_error(q, PDEC_ERR_LOST, n->cpu, n->pid, n->tid, 0, n->time);
+		return ptd_ptq_synth_error(q, PDEC_ERR_LOST, n->cpu, n->pid, n->tid, 0, n->time);
 	if (n->type == PTD_REC_ITRACE_START) {
 		if (q->conf.per_cpu_mmaps)
 			set_current_tid(q, n->cpu, (int32_t)n->np_tid);
@@ -699,7 +475,7 @@ int ptd_ptq_run(struct ptd_ptq *q, struct ptd_session *s, const struct ptd_ptq_c
 		const struct noted *n = ptd_vec_at(&q->noted, i);
 		uint64_t ts = ptd_perf_time_to_tsc(n->time, &q->conf.tc);
 
-		if (ts) {
+		if (ts || q->conf.timeless) {
 			if (first) {
 				first = 0;
 				q->now = n->time - 1;
@@ -707,7 +483,10 @@ int ptd_ptq_run(struct ptd_ptq *q, struct ptd_session *s, const struct ptd_ptq_c
 					return ptd_err_set(err, -rc, "setting up the Intel PT queues");
 			}
 			q->now = n->time - 1;
-			rc = process_queues(q, ts);
+			if (!q->conf.timeless)
+				rc = process_queues(q, ts);
+			else if (n->type == PTD_REC_EXIT)
+				rc = process_timeless(q, (int32_t)n->np_tid);
 			if (rc)
 				goto out;
 		}
@@ -718,7 +497,7 @@ int ptd_ptq_run(struct ptd_ptq *q, struct ptd_session *s, const struct ptd_ptq_c
 	if (first && (rc = setup_queues(q, &pp)))
 		return ptd_err_set(err, -rc, "setting up the Intel PT queues");
 	q->now = UINT64_MAX;
-	rc = process_queues(q, UINT64_MAX);
+	rc = q->conf.timeless ? process_timeless(q, -1) : process_queues(q, UINT64_MAX);
 out:
 	if (q->stop)
 		return q->stop;

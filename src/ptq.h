@@ -9,9 +9,12 @@
  * records the session noted (ptd_ptq_note) in the same way, so the
  * interleaving of CPUs and the thread of every sample are perf's.
  *
- * Not done (see pdec.h for the decoder): timeless decoding (recordings
- * without TSC), sampling mode, snapshot overlap removal, --time filters,
- * branch stacks (l), sync_switch for kernel traces. */
+ * Without timestamps (no TSC in the trace, or --itrace=Z) perf decodes
+ * each thread's queue when its EXIT record comes and every queue at the
+ * end, and its samples carry no time; ptd_ptq_run does the same.
+ *
+ * Not done (see pdec.h for the decoder): sampling mode (AUX samples),
+ * --time filters, branch stacks (l), sync_switch for kernel traces. */
 #ifndef PTD_PTQ_H
 #define PTD_PTQ_H
 
@@ -29,6 +32,12 @@ enum ptd_synth_kind {
 	PTD_SYN_ERROR,
 	PTD_SYN_PSB,
 	PTD_SYN_CBR,
+	PTD_SYN_TRANSACTION,
+	PTD_SYN_PTWRITE,
+	PTD_SYN_MWAIT,
+	PTD_SYN_PWRE,
+	PTD_SYN_EXSTOP,
+	PTD_SYN_PWRX,
 };
 
 /* One synthesized sample. */
@@ -44,7 +53,8 @@ struct ptd_synth {
 	uint8_t insn[16];
 	int err_code;               /* ERROR: perf's code */
 	const char *err_msg;        /* ERROR: perf's message */
-	uint8_t raw[12];            /* PSB, CBR: perf's raw payload (perf_synth_intel_*, less its padding) */
+	uint8_t raw[12];            /* PSB, CBR, PTWRITE and power events: perf's raw
+	                             * payload (perf_synth_intel_*, less its padding) */
 	uint32_t raw_size;
 	uint64_t now;               /* perf time of the sideband state to resolve ip and addr with */
 	const uint64_t *callchain;  /* INSN with g: ip, then return addresses (innermost first) */
@@ -57,12 +67,15 @@ typedef int (*ptd_synth_fn)(void *ctx, const struct ptd_synth *s);
 /* What to synthesize: perf's itrace options as far as they are done. */
 struct ptd_ptq_cfg {
 	int instructions, branches, calls, returns, errors, pwr_events;
+	int transactions, ptwrites;
 	int period_type;            /* 0 none, 1 instructions, 2 ticks, 3 nanoseconds */
 	uint64_t period;
 	int no_overflow_errors, no_lost_errors;   /* e-o, e-l */
 	uint64_t initial_skip;
 	struct ptd_dsofiles *files; /* where the code is: borrowed, must outlive the run */
 	int max_loops;              /* 0: perf's default */
+	unsigned quick;             /* q: 1 hop, 2 leap (pdec.h) */
+	int timeless;               /* Z: decode without timestamps */
 	int callchain;              /* g: call chains on instruction samples */
 	unsigned callchain_sz;      /* g's N */
 	int thread_stack;           /* keep call stacks (callchain or -F callindent) */

@@ -18,6 +18,7 @@ enum {
 
 #define CFG_PASS_THRU (1ULL << 0)
 #define CFG_BRANCH_EN (1ULL << 13)
+#define CFG_TNT_DIS    (1ULL << 55)
 
 
 uint64_t ptd_ptq_ns_to_ticks(const struct ptd_time_conv *tc, uint64_t ns)
@@ -31,6 +32,33 @@ uint64_t ptd_ptq_ns_to_ticks(const struct ptd_time_conv *tc, uint64_t ns)
 	return (quot << tc->time_shift) + (rem << tc->time_shift) / tc->time_mult;
 }
 
+int ptd_ptq_timeless(const struct ptd_session *s, int force)
+{
+	const struct ptd_auxtrace_info *ai = &s->auxinfo;
+	const struct ptd_evlist *el = ptd_reader_evlist(s->reader);
+	uint64_t tsc_bit;
+	size_t i;
+	int timeless = 1;
+
+	if (force || !ai->present || ai->type != 1 || ai->nr_priv <= PRIV_PER_CPU_MMAPS)
+		return 1;
+	tsc_bit = ai->priv[PRIV_TSC_BIT];
+	if (!tsc_bit || !ai->priv[PRIV_CAP_USER_TIME_ZERO])
+		return 1;
+	for (i = 0; i < el->evsels.len; i++) {
+		const struct ptd_evsel *ev = *(struct ptd_evsel **)ptd_vec_at(&el->evsels, i);
+
+		if (!(ev->sample_type & PTD_SAMPLE_TIME))
+			return 1;
+		if (ev->type == ai->priv[PRIV_PMU_TYPE]) {
+			if (!(ev->config & tsc_bit))
+				return 1;
+			timeless = 0;
+		}
+	}
+	return timeless;
+}
+
 int ptd_ptq_conf(struct ptd_ptq_conf *q, const struct ptd_session *s, const struct ptd_ptq_cfg *cfg,
 		 struct pdec_params *pp, struct ptd_err *err)
 {
@@ -38,7 +66,7 @@ int ptd_ptq_conf(struct ptd_ptq_conf *q, const struct ptd_session *s, const stru
 	const uint64_t *priv = ai->priv;
 	const struct ptd_evsel *pt = NULL;
 	const struct ptd_evlist *el;
-	uint64_t tsc_bit, noretcomp_bit, mtc_freq_bits, bits;
+	uint64_t noretcomp_bit, mtc_freq_bits, bits;
 	unsigned shift;
 	size_t i;
 
@@ -64,15 +92,13 @@ int ptd_ptq_conf(struct ptd_ptq_conf *q, const struct ptd_session *s, const stru
 	q->tc.time_mult = (uint32_t)priv[PRIV_TIME_MULT];
 	q->tc.time_zero = priv[PRIV_TIME_ZERO];
 	q->tc.cap_user_time_zero = !!priv[PRIV_CAP_USER_TIME_ZERO];
-	tsc_bit = priv[PRIV_TSC_BIT];
 	noretcomp_bit = priv[PRIV_NORETCOMP_BIT];
 	q->have_sched_switch = (int)priv[PRIV_HAVE_SCHED_SWITCH];
 	q->snapshot = !!priv[PRIV_SNAPSHOT_MODE];
 	q->per_cpu_mmaps = !!priv[PRIV_PER_CPU_MMAPS];
-	if (!tsc_bit || !q->tc.cap_user_time_zero || !(pt->config & tsc_bit) ||
-	    !(pt->sample_type & PTD_SAMPLE_TIME))
-		return ptd_err_set(err, PTD_E_UNSUPPORTED, "Intel PT without timestamps (timeless "
-				   "decoding) is not supported yet");
+	q->timeless = ptd_ptq_timeless(s, cfg->timeless);
+	if (q->timeless && !q->tc.time_mult)
+		q->tc.time_mult = 1;
 	memset(pp, 0, sizeof(*pp));
 	pp->return_compression = !(noretcomp_bit && (pt->config & noretcomp_bit));
 	pp->branch_enable = !((pt->config & CFG_PASS_THRU) && !(pt->config & CFG_BRANCH_EN));
@@ -94,6 +120,9 @@ int ptd_ptq_conf(struct ptd_ptq_conf *q, const struct ptd_session *s, const stru
 	if (q->tc.time_mult && pp->max_non_turbo_ratio)
 		q->cbr2khz = ptd_ptq_ns_to_ticks(&q->tc, 1000000000) / pp->max_non_turbo_ratio / 1000;
 	pp->max_loops = cfg->max_loops;
+	pp->quick = (int)cfg->quick;
+	if (pp->branch_enable && (pt->config & CFG_TNT_DIS) && !pp->quick)
+		pp->quick = 1;   /* code cannot be walked without TNT */
 	if (cfg->instructions) {
 		switch (cfg->period_type) {
 		case 1:

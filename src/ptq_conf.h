@@ -19,14 +19,20 @@ struct ptd_ptq_conf {
 	uint32_t branches_filter;       /* c / r: PTD_IPF_* of branches kept, 0 all */
 	uint32_t max_non_turbo_ratio;
 	uint64_t cbr2khz;               /* TSC kHz over the maximum non-turbo ratio */
+	int timeless;                   /* decoded without timestamps (ptd_ptq_timeless) */
 };
 
 /* perf's intel_pt_ns_to_ticks: ns in TSC ticks (0 without a time_mult). */
 uint64_t ptd_ptq_ns_to_ticks(const struct ptd_time_conv *tc, uint64_t ns);
 
+/* perf's intel_pt_timeless_decoding: 1 when s's Intel PT trace is decoded
+ * without timestamps (forced by --itrace=Z, or no TSC in the trace, or an
+ * event without PERF_SAMPLE_TIME), else 0. */
+int ptd_ptq_timeless(const struct ptd_session *s, int force);
+
 /* Read the settings of s's Intel PT recording into *q and the decoder's
  * parameters (walk, get_trace and ctx left 0) into *pp.  Returns 0;
- * -PTD_E_UNSUPPORTED (no Intel PT; no timestamps); -PTD_E_FORMAT (an
+ * -PTD_E_UNSUPPORTED (no Intel PT); -PTD_E_FORMAT (an
  * AUXTRACE_INFO too short, no event of the PT PMU). */
 int ptd_ptq_conf(struct ptd_ptq_conf *q, const struct ptd_session *s, const struct ptd_ptq_cfg *cfg,
 		 struct pdec_params *pp, struct ptd_err *err);

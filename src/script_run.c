@@ -20,6 +20,7 @@
 #include "itrace.h"
 #include "progress.h"
 #include "ptq.h"
+#include "ptq_conf.h"
 #include "session.h"
 #include "symbols.h"
 #include "symfile.h"
@@ -34,7 +35,15 @@
 
 #define CHAIN_MAX 1024
 
-enum { EV_BRANCHES, EV_INSTRUCTIONS, EV_TRANSACTIONS, EV_PTWRITE, EV_PSB, EV_CBR, EV_NSYNTH };
+enum {
+	EV_BRANCHES, EV_INSTRUCTIONS, EV_TRANSACTIONS, EV_PTWRITE, EV_PSB, EV_CBR, EV_MWAIT, EV_PWRE,
+	EV_EXSTOP, EV_PWRX, EV_NSYNTH
+};
+
+/* evsel__name() of a PERF_TYPE_SYNTH attr before perf names the event */
+#define SYNTH_CHECK_NAME "unknown attr type: -2147483648"
+
+#define PT_CFG_PWR_EVT_EN (1ULL << 4)   /* intel_pt config: power events */
 
 #define MAX_CPUS 4096
 #define MAX_IDS 1024
@@ -224,10 +233,19 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 	case PTD_SYN_INSN: s.evsel = &r->ev[EV_INSTRUCTIONS]; break;
 	case PTD_SYN_PSB: s.evsel = &r->ev[EV_PSB]; break;
 	case PTD_SYN_CBR: s.evsel = &r->ev[EV_CBR]; break;
+	case PTD_SYN_TRANSACTION: s.evsel = &r->ev[EV_TRANSACTIONS]; break;
+	case PTD_SYN_PTWRITE: s.evsel = &r->ev[EV_PTWRITE]; break;
+	case PTD_SYN_MWAIT: s.evsel = &r->ev[EV_MWAIT]; break;
+	case PTD_SYN_PWRE: s.evsel = &r->ev[EV_PWRE]; break;
+	case PTD_SYN_EXSTOP: s.evsel = &r->ev[EV_EXSTOP]; break;
+	case PTD_SYN_PWRX: s.evsel = &r->ev[EV_PWRX]; break;
 	default: return 0;
 	}
+	if (!s.evsel->name)
+		return 0;   /* not an event of this recording (perf has no id for it) */
 	t = sy->tid != -1 ? ptd_machine_thread(&r->s->machine, sy->tid) : NULL;
-	s.comm = t ? ptd_machine_comm_at(&r->s->machine, sy->tid, sy->now) : NULL;
+	s.comm = t ? ptd_machine_comm_at(&r->s->machine, sy->tid, sy->now) :
+		 sy->tid == 0 ? "swapper" : NULL;   /* perf's idle thread */
 	s.pid = sy->pid;
 	s.tid = sy->tid;
 	s.cpu = sy->cpu;
@@ -340,46 +358,79 @@ static int setup_events(struct run *r, const struct ptd_itrace *it, struct ptd_e
 			pt = ev;
 	}
 	if (pt) {
-		st = (pt->sample_type & SAMPLE_MASK) | PTD_SAMPLE_IP | PTD_SAMPLE_TID | PTD_SAMPLE_PERIOD |
-		     PTD_SAMPLE_TIME;
+		/* perf's intel_pt_synth_events: each event's sample type */
+		st = (pt->sample_type & SAMPLE_MASK) | PTD_SAMPLE_IP | PTD_SAMPLE_TID | PTD_SAMPLE_PERIOD;
+		if (ptd_ptq_timeless(r->s, it->timeless_decoding))
+			st &= ~PTD_SAMPLE_TIME;
+		else
+			st |= PTD_SAMPLE_TIME;
 		if (r->s->auxinfo.nr_priv > 9 && !r->s->auxinfo.priv[9])
 			st &= ~PTD_SAMPLE_CPU;
 		modifiers(pt->flags, mods, sizeof(mods));
 		if (it->branches) {
 			snprintf(r->names[EV_BRANCHES], sizeof(r->names[0]), "branches%s", mods);
 			r->ev[EV_BRANCHES] = (struct ptd_script_evsel){ 0, 4, 1, st | PTD_SAMPLE_ADDR,
-									 r->names[EV_BRANCHES] };
+									 r->names[EV_BRANCHES], NULL };
 			all[n++] = r->ev[EV_BRANCHES];
 		}
+		if (it->callchain)
+			st |= PTD_SAMPLE_CALLCHAIN;
+		if (it->last_branch)
+			st |= PTD_SAMPLE_BRANCH_STACK;
 		if (it->instructions) {
 			snprintf(r->names[EV_INSTRUCTIONS], sizeof(r->names[0]), "instructions%s", mods);
-			r->ev[EV_INSTRUCTIONS] = (struct ptd_script_evsel){ 0, 1, it->period,
-				st | (it->callchain ? PTD_SAMPLE_CALLCHAIN : 0), r->names[EV_INSTRUCTIONS] };
+			r->ev[EV_INSTRUCTIONS] = (struct ptd_script_evsel){ 0, 1, it->period, st,
+									     r->names[EV_INSTRUCTIONS], NULL };
 			all[n++] = r->ev[EV_INSTRUCTIONS];
 		}
 		st &= ~PTD_SAMPLE_PERIOD;
 		if (it->transactions) {
-			r->ev[EV_TRANSACTIONS] = (struct ptd_script_evsel){ 0, 1, 1, st, "transactions" };
+			snprintf(r->names[EV_TRANSACTIONS], sizeof(r->names[0]), "instructions%s", mods);
+			r->ev[EV_TRANSACTIONS] = (struct ptd_script_evsel){ 0, 1, 1, st, "transactions",
+									     r->names[EV_TRANSACTIONS] };
 			all[n++] = r->ev[EV_TRANSACTIONS];
 		}
 		st |= PTD_SAMPLE_RAW;
 		if (it->ptwrites) {
 			r->ev[EV_PTWRITE] = (struct ptd_script_evsel){ PTD_SCRIPT_TYPE_SYNTH,
-				PTD_SCRIPT_SYNTH_PTWRITE, 1, st, "ptwrite" };
+				PTD_SCRIPT_SYNTH_PTWRITE, 1, st, "ptwrite", SYNTH_CHECK_NAME };
 			all[n++] = r->ev[EV_PTWRITE];
 		}
 		if (it->pwr_events) {
 			r->ev[EV_CBR] = (struct ptd_script_evsel){ PTD_SCRIPT_TYPE_SYNTH,
-				PTD_SCRIPT_SYNTH_CBR, 1, st, "cbr" };
+				PTD_SCRIPT_SYNTH_CBR, 1, st, "cbr", SYNTH_CHECK_NAME };
 			r->ev[EV_PSB] = (struct ptd_script_evsel){ PTD_SCRIPT_TYPE_SYNTH,
-				PTD_SCRIPT_SYNTH_PSB, 1, st, "psb" };
+				PTD_SCRIPT_SYNTH_PSB, 1, st, "psb", SYNTH_CHECK_NAME };
 			all[n++] = r->ev[EV_CBR];
 			all[n++] = r->ev[EV_PSB];
+		}
+		if (it->pwr_events && (pt->config & PT_CFG_PWR_EVT_EN)) {
+			r->ev[EV_MWAIT] = (struct ptd_script_evsel){ PTD_SCRIPT_TYPE_SYNTH,
+				PTD_SCRIPT_SYNTH_MWAIT, 1, st, "mwait", SYNTH_CHECK_NAME };
+			r->ev[EV_PWRE] = (struct ptd_script_evsel){ PTD_SCRIPT_TYPE_SYNTH,
+				PTD_SCRIPT_SYNTH_PWRE, 1, st, "pwre", SYNTH_CHECK_NAME };
+			r->ev[EV_EXSTOP] = (struct ptd_script_evsel){ PTD_SCRIPT_TYPE_SYNTH,
+				PTD_SCRIPT_SYNTH_EXSTOP, 1, st, "exstop", SYNTH_CHECK_NAME };
+			r->ev[EV_PWRX] = (struct ptd_script_evsel){ PTD_SCRIPT_TYPE_SYNTH,
+				PTD_SCRIPT_SYNTH_PWRX, 1, st, "pwrx", SYNTH_CHECK_NAME };
+			all[n++] = r->ev[EV_MWAIT];
+			all[n++] = r->ev[EV_PWRE];
+			all[n++] = r->ev[EV_EXSTOP];
+			all[n++] = r->ev[EV_PWRX];
 		}
 	}
 	r->nr_synth_attrs = n - nfile;
 	rc = ptd_script_setup(&r->ps, all, n, nfile,
 			      ptd_feat_has(ptd_reader_features(r->s->reader), PTD_FEAT_AUXTRACE), stderr);
+	if (rc == -PTD_E_INVAL && r->ps.failed != (size_t)-1) {
+		/* perf synthesizes the events while processing AUXTRACE_INFO */
+		const char *name = all[r->ps.failed].name;
+
+		fprintf(stderr, "intel_pt_synth_event: failed to synthesize '%.*s' event type\n"
+			"%#" PRIx64 " [%#" PRIx64 "]: failed to process type: %u [Invalid argument]\n",
+			(int)strcspn(name, ":"), name, r->s->auxinfo.file_offset,
+			16 + 8 * r->s->auxinfo.nr_priv, PTD_REC_AUXTRACE_INFO);
+	}
 	free(all);
 	free(namebufs);
 	return rc;
@@ -465,9 +516,13 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	cfg.returns = it.returns;
 	cfg.errors = it.errors;
 	cfg.pwr_events = it.pwr_events;
+	cfg.transactions = it.transactions;
+	cfg.ptwrites = it.ptwrites;
 	cfg.period_type = it.period_type == PTD_ITRACE_PERIOD_INSTRUCTIONS ? 1 :
 			  it.period_type == PTD_ITRACE_PERIOD_TICKS ? 2 : 3;
 	cfg.period = it.period;
+	cfg.quick = it.quick;
+	cfg.timeless = it.timeless_decoding;
 	cfg.no_overflow_errors = !!(it.error_minus_flags & PTD_ITRACE_ERR_OVERFLOW);
 	cfg.no_lost_errors = !!(it.error_minus_flags & PTD_ITRACE_ERR_DATA_LOST);
 	cfg.initial_skip = it.initial_skip;

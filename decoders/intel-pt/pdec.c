@@ -266,7 +266,7 @@ static void sample_fup_insn(struct ptd_pdec *d)
 
 	d->state.insn_op = PDEC_OP_OTHER;
 	d->state.insn_len = 0;
-	if (!d->p.branch_enable || !d->pge || d->ip != d->last_ip)
+	if (!d->p.branch_enable || !d->pge || d->p.quick || d->ip != d->last_ip)
 		return;
 	d->mtc_insn = true;
 	if (pdec_next_sample(d) != 1)
@@ -335,6 +335,10 @@ bool pdec_fup_event(struct ptd_pdec *d, bool no_tip)
 	if (d->overflow) {
 		d->overflow = false;
 		if (!ret && !d->pge) {
+			if (d->p.quick) {
+				d->state.type = 0;
+				d->pkt_state = ST_RESAMPLE;
+			}
 			d->pge = true;
 			d->state.type |= PDEC_BRANCH | PDEC_TRACE_BEGIN;
 			d->state.from_ip = 0;

@@ -12,7 +12,7 @@
  * and each call of ptd_pdec_decode() gives the next state, as perf's
  * intel_pt_decode() does.
  *
- * Not done (perf 6.1 has them): quick modes (--itrace=q), VM time
+ * Not done (perf 6.1 has them): VM time
  * correlation, address filters (TIP.PGD at a filter edge), CYC calibration
  * by look-ahead to the next MTC, event trace (CFE/EVD), PEBS via PT (BBP),
  * emulated ptwrite. */
@@ -112,6 +112,8 @@ struct pdec_params {
 	uint64_t period;
 	int max_loops;                  /* 0: perf's 100000 */
 	int fup_with_nlip;              /* erratum of family 6 model 92 */
+	int quick;                      /* --itrace=q: 1 hop (no TNT, no walking code),
+	                                 * 2 leap (PSB to PSB, FUPs in PSB+ only) */
 };
 
 enum { PDEC_PERIOD_NONE = 0, PDEC_PERIOD_INSTRUCTIONS, PDEC_PERIOD_TICKS, PDEC_PERIOD_MTC };

@@ -26,7 +26,7 @@ struct pdec_pkt {
 /* Decoder states, as perf's enum intel_pt_pkt_state. */
 enum pdec_pkt_state {
 	ST_NO_PSB = 0, ST_NO_IP, ST_ERR_RESYNC, ST_IN_SYNC, ST_TNT_CONT, ST_TNT,
-	ST_TIP, ST_TIP_PGD, ST_FUP, ST_FUP_NO_TIP, ST_FUP_IN_PSB,
+	ST_TIP, ST_TIP_PGD, ST_FUP, ST_FUP_NO_TIP, ST_FUP_IN_PSB, ST_RESAMPLE,
 };
 
 #define PDEC_RETURN 1   /* walk_insn: a sample is ready */

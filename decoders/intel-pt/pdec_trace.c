@@ -275,6 +275,87 @@ static int fup_bound(struct ptd_pdec *d, bool *flag, bool *no_tip)
 	return 0;
 }
 
+enum { HOP_PROCESS, HOP_IGNORE, HOP_RETURN, HOP_AGAIN };
+
+/* Quick modes (perf's hop and leap): TNT ignored, no code walked; the ip
+ * comes from FUPs and TIPs (hop), or only from the FUP of each PSB+ when
+ * leaping from PSB to PSB. */
+static int hop_trace(struct ptd_pdec *d, bool *no_tip, int *err)
+{
+	*err = 0;
+	if (d->p.quick >= 2 && !d->in_psb && d->packet.type != PK_PSB) {
+		*err = pdec_scan_for_psb(d);
+		if (*err)
+			return HOP_RETURN;
+	}
+	switch (d->packet.type) {
+	case PK_TNT:
+		return HOP_IGNORE;
+	case PK_TIP_PGD:
+		d->pge = false;
+		if (!d->packet.count) {
+			pdec_set_nr(d);
+			return HOP_IGNORE;
+		}
+		pdec_set_ip(d);
+		d->state.type |= PDEC_TRACE_END;
+		d->state.from_ip = 0;
+		d->state.to_ip = d->ip;
+		pdec_update_nr(d);
+		return HOP_RETURN;
+	case PK_TIP:
+		if (!d->packet.count) {
+			pdec_set_nr(d);
+			return HOP_IGNORE;
+		}
+		pdec_set_ip(d);
+		d->state.type = PDEC_INSTRUCTION;
+		d->state.from_ip = d->ip;
+		d->state.to_ip = 0;
+		pdec_update_nr(d);
+		return HOP_RETURN;
+	case PK_FUP:
+		if (!d->packet.count)
+			return HOP_IGNORE;
+		pdec_set_ip(d);
+		if (d->set_fup_mwait || d->set_fup_pwre || !d->p.branch_enable || !d->pge)
+			*no_tip = true;
+		if (*no_tip) {
+			d->state.type = PDEC_INSTRUCTION;
+			d->state.from_ip = d->ip;
+			d->state.to_ip = 0;
+			pdec_fup_event(d, *no_tip);
+			return HOP_RETURN;
+		}
+		pdec_fup_event(d, *no_tip);
+		d->state.type |= PDEC_INSTRUCTION | PDEC_BRANCH;
+		*err = walk_fup_tip(d);
+		if (!*err && d->state.to_ip)
+			d->pkt_state = ST_RESAMPLE;
+		return HOP_RETURN;
+	case PK_PSB:
+		d->state.psb_offset = d->pos;
+		d->psb_ip = 0;
+		d->last_ip = 0;
+		d->have_last_ip = true;
+		*err = walk_psbend(d);
+		if (*err == -EAGAIN)
+			return HOP_AGAIN;
+		if (*err)
+			return HOP_RETURN;
+		d->state.type = PDEC_PSB_EVT;
+		if (d->psb_ip) {
+			d->state.type |= PDEC_INSTRUCTION;
+			d->ip = d->psb_ip;
+		}
+		d->state.from_ip = d->psb_ip;
+		d->state.to_ip = 0;
+		return HOP_RETURN;
+	default:
+		return HOP_PROCESS;
+	}
+}
+
 static int walk_trace(struct ptd_pdec *d)
 {
 	bool no_tip = false;
@@ -285,6 +366,18 @@ static int walk_trace(struct ptd_pdec *d)
 		if (err)
 			return err;
 next:
+		if (d->p.quick) {
+			switch (hop_trace(d, &no_tip, &err)) {
+			case HOP_IGNORE:
+				continue;
+			case HOP_RETURN:
+				return err;
+			case HOP_AGAIN:
+				goto next;
+			default:
+				break;
+			}
+		}
 		switch (d->packet.type) {
 		case PK_TNT:
 			if (!d->packet.count)
@@ -311,6 +404,8 @@ next:
 			d->state.from_ip = 0;
 			d->state.to_ip = d->ip;
 			d->state.type |= PDEC_TRACE_BEGIN;
+			if (d->p.quick)   /* the to_ip again as an "instruction" sample */
+				d->pkt_state = ST_RESAMPLE;
 			return 0;
 		case PK_OVF:
 			return pdec_overflow(d);
@@ -600,7 +695,7 @@ static int sync_ip(struct ptd_pdec *d)
 	err = walk_to_ip(d);
 	if (err || ((d->state.type & PDEC_PSB_EVT) && !d->ip))
 		return err;
-	d->pkt_state = ST_IN_SYNC;
+	d->pkt_state = d->p.quick ? ST_RESAMPLE : ST_IN_SYNC;
 	d->state.from_ip = 0;
 	d->state.to_ip = d->ip;
 	return 0;
@@ -629,7 +724,16 @@ static int sync_psb(struct ptd_pdec *d)
 	d->state.from_ip = d->psb_ip;
 	d->state.to_ip = 0;
 	if (d->ip)
-		d->pkt_state = ST_IN_SYNC;
+		d->pkt_state = d->p.quick ? ST_RESAMPLE : ST_IN_SYNC;
+	return 0;
+}
+
+static int resample(struct ptd_pdec *d)
+{
+	d->pkt_state = ST_IN_SYNC;
+	d->state.type = PDEC_INSTRUCTION;
+	d->state.from_ip = d->ip;
+	d->state.to_ip = 0;
 	return 0;
 }
 
@@ -689,6 +793,9 @@ const struct ptd_pstate *ptd_pdec_decode(struct ptd_pdec *d)
 			break;
 		case ST_FUP_IN_PSB:
 			err = fup_in_psb(d);
+			break;
+		case ST_RESAMPLE:
+			err = resample(d);
 			break;
 		default:
 			err = pdec_bug(d);

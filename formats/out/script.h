@@ -107,6 +107,8 @@ struct ptd_script {
 	                             * (and cut) to this width; 50 with --call-trace */
 	int name_width;             /* event name width: set by ptd_script_setup */
 	int use_callchain;          /* symbol_conf.use_callchain: set by ptd_script_setup */
+	size_t failed;              /* ptd_script_setup's -PTD_E_INVAL: the index of the
+	                             * event whose check failed, (size_t)-1 for the file's */
 	/* state */
 	int spacing;                /* callindent's column */
 	uint64_t initial_time, previous_time;
@@ -119,6 +121,8 @@ struct ptd_script_evsel {
 	uint64_t sample_period;     /* attr.sample_period */
 	uint64_t sample_type;       /* attr.sample_type (PTD_SAMPLE_*) */
 	const char *name;           /* evsel__name(): "branches:uH", "dummy:uH", ... */
+	const char *check_name;     /* its name when perf checks its attr, if different
+	                             * (a synthesized event renamed afterwards) */
 };
 
 /* Where an address is: NULL sym or dso print as perf's "[unknown]". */

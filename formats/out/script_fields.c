@@ -260,7 +260,8 @@ static int check_stype(struct ptd_script_out *o, const struct ptd_script_evsel *
 		if (allow_user_set)
 			return 0;
 		fprintf(err, "Samples for '%s' event do not have %s attribute set. "
-			"Cannot print '%s' field.\n", ev->name ? ev->name : "", msg,
+			"Cannot print '%s' field.\n",
+			ev->check_name ? ev->check_name : ev->name ? ev->name : "", msg,
 			field2str(field));
 		return -1;
 	}
@@ -335,6 +336,7 @@ int ptd_script_setup(struct ptd_script *ps, const struct ptd_script_evsel *evs, 
 		err = stderr;
 	if (n_file > n)
 		n_file = n;
+	ps->failed = (size_t)-1;
 	ps->name_width = 0;
 	ps->use_callchain = 0;
 	for (i = 0; i < n; i++) {
@@ -378,8 +380,10 @@ int ptd_script_setup(struct ptd_script *ps, const struct ptd_script_evsel *evs, 
 			;
 		if (j < i)
 			continue;
-		if (ev->sample_type && check_attr(o, ev, has_auxtrace, err))
+		if (ev->sample_type && check_attr(o, ev, has_auxtrace, err)) {
+			ps->failed = i;
 			return -PTD_E_INVAL;
+		}
 		if (ps->use_callchain &&
 		    ((combined & (PTD_SAMPLE_CALLCHAIN | PTD_SAMPLE_BRANCH_STACK)) ||
 		     ((combined & PTD_SAMPLE_REGS_USER) && (combined & PTD_SAMPLE_STACK_USER)))) {
