@@ -49,6 +49,7 @@ void ptd_ptq_free(struct ptd_ptq *q)
 	ptd_vec_fini(&q->noted);
 	ptd_tstacks_fini(&q->stacks);
 	free(q->chain);
+	free(q->br);
 	free(q);
 }
 
@@ -469,7 +470,12 @@ int ptd_ptq_run(struct ptd_ptq *q, struct ptd_session *s, const struct ptd_ptq_c
 	q->pinsn = ptd_pinsn_new();
 	if (cfg->callchain && cfg->callchain_sz)
 		q->chain = calloc(cfg->callchain_sz, sizeof(*q->chain));
-	if (!q->pinsn || (cfg->callchain && cfg->callchain_sz && !q->chain))
+	if (cfg->last_branch && cfg->last_branch_sz) {
+		q->br = calloc(cfg->last_branch_sz, sizeof(*q->br));
+		q->stacks.br_sz = cfg->last_branch_sz;
+	}
+	q->stacks.no_callstack = !cfg->callchain && !cfg->thread_stack;
+	if (!q->pinsn || (cfg->callchain && cfg->callchain_sz && !q->chain) || (q->stacks.br_sz && !q->br))
 		return ptd_err_set(err, PTD_E_NOMEM, "out of memory starting the Intel PT decoder");
 	for (i = 0; i < q->noted.len; i++) {
 		const struct noted *n = ptd_vec_at(&q->noted, i);

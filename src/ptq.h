@@ -14,7 +14,7 @@
  * end, and its samples carry no time; ptd_ptq_run does the same.
  *
  * Not done (see pdec.h for the decoder): sampling mode (AUX samples),
- * --time filters, branch stacks (l), sync_switch for kernel traces. */
+ * --time filters, sync_switch for kernel traces. */
 #ifndef PTD_PTQ_H
 #define PTD_PTQ_H
 
@@ -25,6 +25,7 @@
 #include "formats/perf/reader.h"
 #include "dsofiles.h"
 #include "session.h"
+#include "tstack.h"
 
 enum ptd_synth_kind {
 	PTD_SYN_BRANCH = 1,
@@ -59,6 +60,8 @@ struct ptd_synth {
 	uint64_t now;               /* perf time of the sideband state to resolve ip and addr with */
 	const uint64_t *callchain;  /* INSN with g: ip, then return addresses (innermost first) */
 	size_t callchain_nr;
+	const struct ptd_tstack_br *brstack;   /* l: the thread's last branches, newest first */
+	size_t brstack_nr;
 	unsigned call_depth;        /* with thread_stack: entries on the thread's call stack */
 };
 
@@ -79,6 +82,8 @@ struct ptd_ptq_cfg {
 	int callchain;              /* g: call chains on instruction samples */
 	unsigned callchain_sz;      /* g's N */
 	int thread_stack;           /* keep call stacks (callchain or -F callindent) */
+	int last_branch;            /* l: last branches on instruction samples ... */
+	unsigned last_branch_sz;    /*  l's N */
 	/* -C: AUX data of other CPUs is not decoded (NULL: all); bit c of byte c / 8 */
 	const uint8_t *cpu_bitmap;
 	unsigned cpu_bitmap_bits;

@@ -63,6 +63,7 @@ struct ptd_ptq {
 	uint64_t skip;
 	struct ptd_tstacks stacks;
 	uint64_t *chain;              /* callchain_sz entries */
+	struct ptd_tstack_br *br;     /* last_branch_sz entries */
 	int stop;                     /* fn's non-zero value */
 };
 

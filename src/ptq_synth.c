@@ -102,13 +102,18 @@ static int synth_branch(struct ptd_ptq *q, struct queue *pq)
 	return deliver(q, &s);
 }
 
-/* perf's intel_pt_prep_sample: the call chain (g) of the sample's thread. */
+/* perf's intel_pt_prep_sample: the call chain (g) and the last branches
+ * (l) of the sample's thread. */
 static void add_stacks(struct ptd_ptq *q, struct queue *pq, struct ptd_synth *s)
 {
 	if (q->cfg->callchain && q->chain) {
 		s->callchain = q->chain;
 		s->callchain_nr = ptd_tstack_sample(&q->stacks, pq->tid, s->ip, q->chain,
 						    q->cfg->callchain_sz);
+	}
+	if (q->cfg->last_branch && q->br) {
+		s->brstack = q->br;
+		s->brstack_nr = ptd_tstack_br_sample(&q->stacks, pq->tid, q->br, q->cfg->last_branch_sz);
 	}
 }
 
@@ -258,7 +263,7 @@ int ptd_ptq_sample(struct ptd_ptq *q, struct queue *pq)
 	}
 	if (!(st->type & PDEC_BRANCH))
 		return 0;
-	if (q->cfg->thread_stack && pq->tid != -1 &&
+	if ((q->cfg->thread_stack || q->cfg->last_branch) && pq->tid != -1 &&
 	    ptd_tstack_event(&q->stacks, pq->tid, pq->flags, st->from_ip, st->to_ip, pq->insn_len,
 			     st->trace_nr))
 		return -1;

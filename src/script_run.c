@@ -531,6 +531,8 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	cfg.callchain = it.callchain;
 	cfg.callchain_sz = it.callchain_sz;
 	cfg.thread_stack = it.callchain || it.thread_stack;
+	cfg.last_branch = it.last_branch;
+	cfg.last_branch_sz = it.last_branch_sz;
 	cfg.files = r.files;
 	if (it.dont_decode) {
 		status = 0;

@@ -16,6 +16,8 @@ struct ptd_tstack {
 	struct entry *e;
 	size_t cnt, cap;
 	uint64_t trace_nr;
+	struct ptd_tstack_br *br;   /* ring of br_sz: br[br_pos] is the newest */
+	size_t br_pos, br_nr;
 };
 
 void ptd_tstacks_init(struct ptd_tstacks *t)
@@ -31,6 +33,7 @@ void ptd_tstacks_fini(struct ptd_tstacks *t)
 
 	while (ptd_u64map_next(&t->by_tid, &i, &k, &v)) {
 		free(((struct ptd_tstack *)v)->e);
+		free(((struct ptd_tstack *)v)->br);
 		free(v);
 	}
 	ptd_u64map_fini(&t->by_tid);
@@ -91,7 +94,12 @@ int ptd_tstack_event(struct ptd_tstacks *t, int32_t tid, uint32_t flags, uint64_
 
 	if (!ts) {
 		ts = calloc(1, sizeof(*ts));
-		if (!ts || ptd_u64map_put(&t->by_tid, (uint64_t)(int64_t)tid, ts)) {
+		if (ts && t->br_sz)
+			ts->br = calloc(t->br_sz, sizeof(*ts->br));
+		if (!ts || (t->br_sz && !ts->br) ||
+		    ptd_u64map_put(&t->by_tid, (uint64_t)(int64_t)tid, ts)) {
+			if (ts)
+				free(ts->br);
 			free(ts);
 			return -1;
 		}
@@ -99,9 +107,23 @@ int ptd_tstack_event(struct ptd_tstacks *t, int32_t tid, uint32_t flags, uint64_
 	}
 	if (trace_nr != ts->trace_nr) {
 		if (ts->trace_nr)
-			ts->cnt = 0;
+			ts->cnt = ts->br_pos = ts->br_nr = 0;
 		ts->trace_nr = trace_nr;
 	}
+	if (t->br_sz) {
+		struct ptd_tstack_br *be;
+
+		ts->br_pos = (ts->br_pos ? ts->br_pos : t->br_sz) - 1;
+		be = &ts->br[ts->br_pos];
+		be->from = from_ip;
+		be->to = to_ip;
+		be->abort = !!(flags & PTD_IPF_TX_ABORT);
+		be->in_tx = !!(flags & PTD_IPF_IN_TX);
+		if (ts->br_nr < t->br_sz)
+			ts->br_nr++;
+	}
+	if (t->no_callstack)
+		return 0;
 	if (flags & PTD_IPF_CALL) {
 		uint64_t ret_addr;
 
@@ -133,6 +155,20 @@ size_t ptd_tstack_sample(const struct ptd_tstacks *t, int32_t tid, uint64_t ip, 
 		return n;
 	for (j = 1; n < sz && j <= ts->cnt; j++)
 		ips[n++] = ts->e[ts->cnt - j].ret_addr;
+	return n;
+}
+
+size_t ptd_tstack_br_sample(const struct ptd_tstacks *t, int32_t tid, struct ptd_tstack_br *dst,
+			    size_t sz)
+{
+	const struct ptd_tstack *ts = ptd_u64map_get(&t->by_tid, (uint64_t)(int64_t)tid);
+	size_t n, i;
+
+	if (!ts || !ts->br)
+		return 0;
+	n = ts->br_nr < sz ? ts->br_nr : sz;
+	for (i = 0; i < n; i++)
+		dst[i] = ts->br[(ts->br_pos + i) % t->br_sz];
 	return n;
 }
 
