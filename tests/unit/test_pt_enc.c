@@ -3,7 +3,7 @@
  * unmatched return is "executed" as control-transfer events; the encoded
  * trace must decode to exactly the instructions that ran, with return
  * compression on and off, short and long TNT, frequent PSB+ and an
- * overflow. */
+ * overflow, and with no TSC packets. */
 #include "config.h"
 
 #include <stdio.h>
@@ -183,6 +183,26 @@ static size_t decode(const uint8_t *trace, size_t len, uint64_t *out, size_t max
 	return n;
 }
 
+/* packets of type t in the trace */
+static int count_packets(const uint8_t *trace, size_t len, enum pt_packet_type t)
+{
+	struct pt_config cfg;
+	struct pt_packet_decoder *d;
+	struct pt_packet p;
+	int n = 0;
+
+	pt_config_init(&cfg);
+	cfg.begin = (uint8_t *)trace;
+	cfg.end = (uint8_t *)trace + len;
+	d = pt_pkt_alloc_decoder(&cfg);
+	if (!d || pt_pkt_sync_set(d, 0) < 0)
+		return -1;
+	while (pt_pkt_next(d, &p, sizeof(p)) > 0)
+		n += p.type == t;
+	pt_pkt_free_decoder(d);
+	return n;
+}
+
 static void check(const char *name, struct ptd_ptenc_config cfg, int overflow, int reps)
 {
 	static struct run r;
@@ -201,6 +221,9 @@ static void check(const char *name, struct ptd_ptenc_config cfg, int overflow, i
 	program(&r, overflow, reps);
 	trace = ptd_ptenc_data(r.e, &len);
 	n = decode(trace, len, got, 16384, &errors);
+	if (cfg.no_tsc)
+		ok(count_packets(trace, len, ppt_tsc) == 0 && count_packets(trace, len, ppt_psb) > 0,
+		   "%s: PSB+ but no TSC packets", name);
 	same = !r.fail && n == r.n;
 	for (i = 0; same && i < n; i++)
 		same = got[i] == r.ips[i];
@@ -221,6 +244,8 @@ static void check(const char *name, struct ptd_ptenc_config cfg, int overflow, i
 int main(void)
 {
 	struct ptd_ptenc_config base = { .psb_period = 4096, .cbr = 20 }, c;
+	struct ptd_ptenc *r_enc = NULL;
+	struct ptd_err err;
 
 	check("default", base, 0, 1);
 	c = base;
@@ -236,6 +261,14 @@ int main(void)
 	check("overflow, 40 rounds", base, 1, 40);
 	c.long_tnt = 1;
 	check("long TNT, PSB+ every 256 bytes, overflows, 40 rounds", c, 1, 40);
+	c = base;
+	c.no_tsc = 1;
+	check("no TSC", c, 0, 1);
+	check("no TSC, overflows, 40 rounds", c, 1, 40);
+	c.mtc = 1;
+	c.ctc_n = 166;
+	c.ctc_d = 2;
+	ok(ptd_ptenc_new(&r_enc, &c, &err) != 0, "no TSC refuses MTC");
 	return done_testing();
 }
 

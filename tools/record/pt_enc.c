@@ -161,12 +161,14 @@ static int tsc_packet(struct ptd_ptenc *e, uint64_t tsc, struct ptd_err *err)
 	uint64_t ctc;
 	int rc;
 
+	e->cyc_tsc = tsc;
+	if (e->cfg.no_tsc)
+		return 0;
 	memset(&p, 0, sizeof(p));
 	p.type = ppt_tsc;
 	p.payload.tsc.tsc = tsc & ((1ULL << 56) - 1);
 	if ((rc = put(e, &p, err)))
 		return rc;
-	e->cyc_tsc = tsc;
 	if (!e->cfg.mtc)
 		return 0;
 	ctc = ctc_of(e, tsc);
@@ -305,6 +307,10 @@ int ptd_ptenc_new(struct ptd_ptenc **out, const struct ptd_ptenc_config *cfg, st
 	if (e->cfg.mtc && (!e->cfg.ctc_n || !e->cfg.ctc_d || e->cfg.mtc_shift > 15)) {
 		free(e);
 		return ptd_err_set(err, PTD_E_INVAL, "MTC needs a TSC:CTC ratio and a period of 0-15");
+	}
+	if (e->cfg.no_tsc && (e->cfg.mtc || e->cfg.cyc)) {
+		free(e);
+		return ptd_err_set(err, PTD_E_INVAL, "MTC and CYC packets need TSC packets");
 	}
 	pt_config_init(&pc);
 	pc.begin = e->win;

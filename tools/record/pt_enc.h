@@ -18,6 +18,8 @@
  *   - TIP.PGD without IP when a syscall enters the kernel, FUP + TIP.PGD for
  *     an asynchronous exit (signal, interrupt, preemption),
  *   - OVF + FUP for an injected internal buffer overflow.
+ * With no_tsc (perf record -e intel_pt/tsc=0/) there are no TSC packets:
+ * PSB+ has none, and none goes with TIP.PGE or TIP.PGD.
  * Bytes accumulate in an internal buffer the caller drains. */
 #ifndef PTD_RECORD_PT_ENC_H
 #define PTD_RECORD_PT_ENC_H
@@ -38,6 +40,7 @@ struct ptd_ptenc_config {
 	uint32_t ctc_n, ctc_d;  /* TSC ticks per CTC tick = ctc_n / ctc_d */
 	int cyc;                /* CYC packets: core cycles (= TSC ticks here) before
 	                           each packet that tells of execution */
+	int no_tsc;             /* no TSC packets (TSCEn clear); not with mtc or cyc */
 };
 
 struct ptd_ptenc;
