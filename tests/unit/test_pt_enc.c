@@ -3,7 +3,8 @@
  * unmatched return is "executed" as control-transfer events; the encoded
  * trace must decode to exactly the instructions that ran, with return
  * compression on and off, short and long TNT, frequent PSB+ and an
- * overflow. */
+ * overflow; with no TSC packets; and the ptwrites and power-saving waits
+ * it is told of must decode as libipt's events, at their ips. */
 #include "config.h"
 
 #include <stdio.h>
@@ -43,8 +44,18 @@ static const uint8_t code[0x28] = {
 };
 #define BASE 0x1000
 
+/* an event as libipt reports it: type, ip (0: none), what it says */
+struct xevent {
+	int type;
+	uint64_t ip, value;
+};
+#define MAXEV 256
+
 struct run {
 	struct ptd_ptenc *e;
+	int events;               /* tell the encoder of ptwrites and waits */
+	struct xevent ev[MAXEV];  /* ... and what libipt should report for them */
+	size_t nev;
 	uint64_t ips[16384];      /* instructions that ran, in order */
 	size_t n;
 	uint64_t icount;
@@ -70,6 +81,41 @@ static void xfer(struct run *r, int cls, uint64_t from, uint64_t to, int taken, 
 		r->fail = 1;
 }
 
+static void want_event(struct run *r, int type, uint64_t ip, uint64_t value)
+{
+	if (r->nev < MAXEV)
+		r->ev[r->nev++] = (struct xevent){ type, ip, value };
+}
+
+/* a ptwrite at ip: 4 bytes, then 8, in turn */
+static void ptwrite(struct run *r, uint64_t ip)
+{
+	uint64_t k = r->nev + 1;
+	unsigned bytes = k & 1 ? 4 : 8;
+	uint64_t payload = bytes == 4 ? 0x80000000u | k : k << 40 | k;
+	struct ptd_err err;
+
+	if (ptd_ptenc_ptwrite(r->e, r->tsc, ip, payload, bytes, &err))
+		r->fail = 1;
+	want_event(r, ptev_ptwrite, ip, payload);
+}
+
+/* a wait at ip: MWAIT, PWRE and EXSTOP there, then PWRX */
+static void wait_at(struct run *r, uint64_t ip)
+{
+	struct ptd_ptenc_pwr p = { .hints = 0x21, .ext = 1, .state = 2, .sub_state = 1,
+				   .deepest = 2, .last = 1, .wake = 4 };
+	struct ptd_err err;
+
+	if (ptd_ptenc_power(r->e, r->tsc, ip, &p, &err))
+		r->fail = 1;
+	/* libipt reports PWRE at once, MWAIT with the FUP */
+	want_event(r, ptev_pwre, 0, 0x21);
+	want_event(r, ptev_mwait, ip, 0x100000021ULL);
+	want_event(r, ptev_exstop, ip, 0);
+	want_event(r, ptev_pwrx, 0, 0x412);
+}
+
 /* the function at 0x1020: count eax up to 5 and return to ret */
 static void func(struct run *r, uint64_t ret)
 {
@@ -80,6 +126,8 @@ static void func(struct run *r, uint64_t ret)
 		eax++;
 		ran(r, 0x1022);
 		ran(r, 0x1025);
+		if (r->events && eax == 3)
+			ptwrite(r, 0x1025);
 		xfer(r, 0 /* COND */, 0x1025, eax != 5 ? 0x1020 : 0x1027, eax != 5, 2);
 	} while (eax != 5);
 	ran(r, 0x1027);
@@ -94,6 +142,8 @@ static void program(struct run *r, int overflow, int reps)
 		r->fail = 1;
 again:
 	ran(r, 0x1000);
+	if (r->events)
+		ptwrite(r, 0x1002);   /* at a direct call: a decoder walks to it */
 	ran(r, 0x1002);
 	xfer(r, PTD_X_CALL, 0x1002, 0x1020, 1, 5);
 	func(r, 0x1007);
@@ -110,6 +160,8 @@ again:
 		func(r, 0x1012);
 	}
 	ran(r, 0x1012);
+	if (r->events)
+		wait_at(r, 0x1012);
 	xfer(r, PTD_X_SYSCALL, 0x1012, 0x1014, 1, 2);
 	r->tsc += 1000;
 	if (ptd_ptenc_enable(r->e, r->tsc, 0x1014, &err))
@@ -137,8 +189,42 @@ static int read_code(uint8_t *buf, size_t size, const struct pt_asid *asid, uint
 	return (int)n;
 }
 
-/* decode with libipt; the gap after an overflow is recorded as ip 0 */
-static size_t decode(const uint8_t *trace, size_t len, uint64_t *out, size_t max, int *errors)
+/* what libipt says of an event we make */
+static int event_of(const struct pt_event *ev, struct xevent *x)
+{
+	x->type = ev->type;
+	x->ip = 0;
+	x->value = 0;
+	switch (ev->type) {
+	case ptev_ptwrite:
+		x->ip = ev->ip_suppressed ? 0 : ev->variant.ptwrite.ip;
+		x->value = ev->variant.ptwrite.payload;
+		return 1;
+	case ptev_mwait:
+		x->ip = ev->ip_suppressed ? 0 : ev->variant.mwait.ip;
+		x->value = (uint64_t)ev->variant.mwait.ext << 32 | ev->variant.mwait.hints;
+		return 1;
+	case ptev_pwre:
+		x->value = (uint64_t)ev->variant.pwre.state << 4 | ev->variant.pwre.sub_state |
+			   (uint64_t)ev->variant.pwre.hw << 8;
+		return 1;
+	case ptev_exstop:
+		x->ip = ev->ip_suppressed ? 0 : ev->variant.exstop.ip;
+		return 1;
+	case ptev_pwrx:
+		x->value = ev->variant.pwrx.deepest | ev->variant.pwrx.last << 4 |
+			   (uint64_t)(ev->variant.pwrx.interrupt | ev->variant.pwrx.store << 2 |
+				      ev->variant.pwrx.autonomous << 3) << 8;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* decode with libipt; the gap after an overflow is recorded as ip 0; the
+ * events we make go to evs (when not NULL) */
+static size_t decode(const uint8_t *trace, size_t len, uint64_t *out, size_t max, int *errors,
+		     struct xevent *evs, size_t *nevs)
 {
 	struct pt_config cfg;
 	struct pt_insn_decoder *d;
@@ -167,6 +253,8 @@ static size_t decode(const uint8_t *trace, size_t len, uint64_t *out, size_t max
 				break;
 			if (ev.type == ptev_overflow && n < max)
 				out[n++] = 0;
+			if (evs && *nevs < MAXEV && event_of(&ev, &evs[*nevs]))
+				(*nevs)++;
 		}
 		if (status < 0)
 			break;
@@ -181,6 +269,72 @@ static size_t decode(const uint8_t *trace, size_t len, uint64_t *out, size_t max
 	pt_insn_free_decoder(d);
 	pt_image_free(img);
 	return n;
+}
+
+/* packets of type t in the trace */
+static int count_packets(const uint8_t *trace, size_t len, enum pt_packet_type t)
+{
+	struct pt_config cfg;
+	struct pt_packet_decoder *d;
+	struct pt_packet p;
+	int n = 0;
+
+	pt_config_init(&cfg);
+	cfg.begin = (uint8_t *)trace;
+	cfg.end = (uint8_t *)trace + len;
+	d = pt_pkt_alloc_decoder(&cfg);
+	if (!d || pt_pkt_sync_set(d, 0) < 0)
+		return -1;
+	while (pt_pkt_next(d, &p, sizeof(p)) > 0)
+		n += p.type == t;
+	pt_pkt_free_decoder(d);
+	return n;
+}
+
+static void check_events(const char *name, struct ptd_ptenc_config cfg, int reps)
+{
+	static struct run r;
+	static uint64_t got[16384];
+	struct xevent evs[MAXEV];
+	const uint8_t *trace;
+	size_t len, n, nevs = 0, i;
+	int errors, same;
+	struct ptd_err err;
+
+	memset(&r, 0, sizeof(r));
+	r.tsc = 1000000;
+	r.events = 1;
+	if (ptd_ptenc_new(&r.e, &cfg, &err)) {
+		ok(0, "%s: encoder: %s", name, err.msg);
+		return;
+	}
+	program(&r, 0, reps);
+	trace = ptd_ptenc_data(r.e, &len);
+	n = decode(trace, len, got, 16384, &errors, evs, &nevs);
+	same = !r.fail && n == r.n && !errors;
+	for (i = 0; same && i < n; i++)
+		same = got[i] == r.ips[i];
+	ok(same, "%s: the instructions that ran, with events in the trace", name);
+	if (!same)
+		printf("# decoded %zu of %zu, errors %d, encoder %s\n", n, r.n, errors,
+		       r.fail ? "failed" : "ok");
+	same = nevs == r.nev;
+	for (i = 0; same && i < nevs; i++)
+		same = evs[i].type == r.ev[i].type && evs[i].ip == r.ev[i].ip &&
+		       evs[i].value == r.ev[i].value;
+	ok(same, "%s: libipt reports the %zu ptwrites and power events made", name, r.nev);
+	for (i = 0; !same && i < nevs && i < r.nev; i++)
+		if (evs[i].type != r.ev[i].type || evs[i].ip != r.ev[i].ip ||
+		    evs[i].value != r.ev[i].value) {
+			printf("# event %zu: got type %d ip %#llx value %#llx, want %d %#llx %#llx\n", i,
+			       evs[i].type, (unsigned long long)evs[i].ip,
+			       (unsigned long long)evs[i].value, r.ev[i].type,
+			       (unsigned long long)r.ev[i].ip, (unsigned long long)r.ev[i].value);
+			break;
+		}
+	if (!same && nevs != r.nev)
+		printf("# got %zu events\n", nevs);
+	ptd_ptenc_free(r.e);
 }
 
 static void check(const char *name, struct ptd_ptenc_config cfg, int overflow, int reps)
@@ -200,7 +354,10 @@ static void check(const char *name, struct ptd_ptenc_config cfg, int overflow, i
 	}
 	program(&r, overflow, reps);
 	trace = ptd_ptenc_data(r.e, &len);
-	n = decode(trace, len, got, 16384, &errors);
+	n = decode(trace, len, got, 16384, &errors, NULL, NULL);
+	if (cfg.no_tsc)
+		ok(count_packets(trace, len, ppt_tsc) == 0 && count_packets(trace, len, ppt_psb) > 0,
+		   "%s: PSB+ but no TSC packets", name);
 	same = !r.fail && n == r.n;
 	for (i = 0; same && i < n; i++)
 		same = got[i] == r.ips[i];
@@ -221,6 +378,8 @@ static void check(const char *name, struct ptd_ptenc_config cfg, int overflow, i
 int main(void)
 {
 	struct ptd_ptenc_config base = { .psb_period = 4096, .cbr = 20 }, c;
+	struct ptd_ptenc *r_enc = NULL;
+	struct ptd_err err;
 
 	check("default", base, 0, 1);
 	c = base;
@@ -236,6 +395,28 @@ int main(void)
 	check("overflow, 40 rounds", base, 1, 40);
 	c.long_tnt = 1;
 	check("long TNT, PSB+ every 256 bytes, overflows, 40 rounds", c, 1, 40);
+	c = base;
+	c.no_tsc = 1;
+	check("no TSC", c, 0, 1);
+	check("no TSC, overflows, 40 rounds", c, 1, 40);
+	c.mtc = 1;
+	c.ctc_n = 166;
+	c.ctc_d = 2;
+	ok(ptd_ptenc_new(&r_enc, &c, &err) != 0, "no TSC refuses MTC");
+	check_events("ptwrites and waits", base, 1);
+	c = base;
+	c.psb_period = 256;
+	c.long_tnt = 1;
+	check_events("ptwrites and waits, PSB+ every 256 bytes, long TNT, 20 rounds", c, 20);
+	c = base;
+	c.mtc = 1;
+	c.ctc_n = 166;
+	c.ctc_d = 2;
+	c.cyc = 1;
+	check_events("ptwrites and waits, MTC and CYC, 20 rounds", c, 20);
+	c = base;
+	c.no_tsc = 1;
+	check_events("ptwrites and waits, no TSC, 20 rounds", c, 20);
 	return done_testing();
 }
 

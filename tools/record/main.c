@@ -34,6 +34,13 @@ static void usage(FILE *f)
 	      "      --long-tnt          collect up to 47 branches per TNT packet\n"
 	      "      --mtc N             MTC packets every 2^N crystal clock ticks (0-15)\n"
 	      "      --cyc               CYC packets (cycle-accurate mode)\n"
+	      "      --no-tsc            no timestamps in the trace (intel_pt/tsc=0/): perf\n"
+	      "                          decodes it timeless; not with --mtc, --cyc, --snapshot\n"
+	      "      --ptwrite N         PTW packets (intel_pt/ptw,fup_on_ptw/): a ptwrite\n"
+	      "                          before every Nth control transfer of each thread\n"
+	      "      --pwr-evt N         power event packets (intel_pt/pwr_evt/): a wait in a\n"
+	      "                          C-state (MWAIT, PWRE, EXSTOP, PWRX) before every Nth\n"
+	      "                          syscall of each thread\n"
 	      "      --ticks-per-insn N  emulated TSC ticks per instruction (default 2)\n"
 	      "      --inject-ovf N[:K]  an overflow after every N branches: K lost (default 8)\n"
 	      "      --truncate N[:K]    every Nth AUX chunk TRUNCATED, K branches lost\n"
@@ -92,6 +99,9 @@ int main(int argc, char **argv)
 		{ "mtc", required_argument, NULL, 'M' },
 		{ "cyc", no_argument, NULL, 'C' },
 		{ "ticks-per-insn", required_argument, NULL, 'k' },
+		{ "no-tsc", no_argument, NULL, 'N' },
+		{ "ptwrite", required_argument, NULL, 'W' },
+		{ "pwr-evt", required_argument, NULL, 'E' },
 		{ "inject-ovf", required_argument, NULL, 'O' },
 		{ "truncate", required_argument, NULL, 'T' },
 		{ "drop", required_argument, NULL, 'D' },
@@ -148,6 +158,19 @@ int main(int argc, char **argv)
 			cfg.pd.mtc = cfg.pt.mtc = 1;
 			cfg.pd.mtc_period = cfg.pt.mtc_shift = (unsigned)v;
 			break;
+		case 'N': cfg.pd.no_tsc = cfg.pt.no_tsc = 1; break;
+		case 'W':
+			if (num(optarg, 1u << 30, &v) || !v)
+				goto bad;
+			cfg.pd.ptw = 1;
+			cfg.ptwrite_every = (unsigned)v;
+			break;
+		case 'E':
+			if (num(optarg, 1u << 30, &v) || !v)
+				goto bad;
+			cfg.pd.pwr_evt = 1;
+			cfg.pwr_every = (unsigned)v;
+			break;
 		case 'q': quiet = 1; break;
 		case 'R': cfg.root = optarg; break;
 		case 'B': cfg.pd.buildid_mmap = 1; break;
@@ -200,6 +223,10 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "ptdecode-record: no program to run (ptdecode-record [OPTIONS] -- PROGRAM [ARGS])\n");
+		return 1;
+	}
+	if (cfg.pd.no_tsc && (cfg.pd.mtc || cfg.pd.cyc || cfg.pd.snapshot)) {
+		fprintf(stderr, "ptdecode-record: --no-tsc: MTC, CYC and snapshots need timestamps\n");
 		return 1;
 	}
 	if (strcmp(source, "qemu") && strcmp(source, "ptrace")) {

@@ -97,7 +97,9 @@ static void make_attr(uint8_t a[128], const struct ptd_pdw *w, int pt)
 	memcpy(a, &u, 4);
 	u = 128;
 	memcpy(a + 4, &u, 4);
-	v = pt ? (PTD_PT_CFG_PT | PTD_PT_CFG_TSC | PTD_PT_CFG_BRANCH |
+	v = pt ? (PTD_PT_CFG_PT | PTD_PT_CFG_BRANCH | (w->cfg.no_tsc ? 0 : PTD_PT_CFG_TSC) |
+		  (w->cfg.ptw ? PTD_PT_CFG_PTW | PTD_PT_CFG_FUP_ON_PTW : 0) |
+		  (w->cfg.pwr_evt ? PTD_PT_CFG_PWR_EVT : 0) |
 		  ((uint64_t)w->cfg.psb_period_code << PTD_PT_CFG_PSB_SHIFT) |
 		  (w->cfg.noretcomp ? PTD_PT_CFG_NORETCOMP : 0) |
 		  (w->cfg.mtc ? PTD_PT_CFG_MTC | ((uint64_t)w->cfg.mtc_period << PTD_PT_CFG_MTC_SHIFT) : 0) |
@@ -109,9 +111,11 @@ static void make_attr(uint8_t a[128], const struct ptd_pdw *w, int pt)
 	memcpy(a + 24, &w->st, 8);
 	v = PTD_FORMAT_ID;
 	memcpy(a + 32, &v, 8);
-	if (!pt)      /* the tracking event: mmap, comm, task, mmap2, comm_exec, context_switch */
+	/* the tracking event: mmap, comm, task, mmap2, comm_exec, and in
+	 * per-CPU mode with timing, context_switch */
+	if (!pt)
 		flags |= (1ULL << 8) | (1ULL << 9) | (1ULL << 13) | (1ULL << 23) | (1ULL << 24) |
-			 (w->cfg.per_thread ? 0 : (1ULL << 26));
+			 (w->cfg.per_thread || w->cfg.no_tsc ? 0 : (1ULL << 26));
 	memcpy(a + 40, &flags, 8);
 }
 
@@ -158,9 +162,11 @@ int ptd_pdw_open(struct ptd_pdw **out, const char *path, const struct ptd_pdw_co
 	ptd_rb_u64(&rb, cfg->time_mult);
 	ptd_rb_u64(&rb, cfg->time_zero);
 	ptd_rb_u64(&rb, 1);                        /* cap_user_time_zero */
+	/* the tsc bit of the PMU's format whatever the config; have_sched_switch:
+	 * cpu-wide switch events, only asked for in per-CPU mode with timing */
 	ptd_rb_u64(&rb, PTD_PT_CFG_TSC);
 	ptd_rb_u64(&rb, PTD_PT_CFG_NORETCOMP);
-	ptd_rb_u64(&rb, cfg->per_thread ? 0 : 3);  /* have_sched_switch: cpu-wide switch events */
+	ptd_rb_u64(&rb, cfg->per_thread || cfg->no_tsc ? 0 : 3);
 	ptd_rb_u64(&rb, cfg->snapshot ? 1 : 0);
 	ptd_rb_u64(&rb, cfg->per_thread ? 0 : 1);  /* per-cpu mmaps */
 	ptd_rb_u64(&rb, 1ULL << 9);                /* mtc bit */
@@ -323,6 +329,8 @@ int ptd_pdw_switch(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_
 {
 	struct ptd_recbuf rb;
 
+	if (w->cfg.no_tsc)
+		return 0;
 	ptd_rb_start(&rb, PTD_REC_SWITCH_CPU_WIDE,
 		     (uint16_t)((out ? PTD_MISC_SWITCH_OUT : 0) | (out && preempt ? PTD_MISC_SWITCH_OUT_PREEMPT : 0)));
 	ptd_rb_u32(&rb, (uint32_t)np_pid);

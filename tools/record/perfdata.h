@@ -17,10 +17,13 @@
 /* intel_pt PMU config bits (the kernel's format/ directory) */
 #define PTD_PT_CFG_PT        (1ULL << 0)
 #define PTD_PT_CFG_CYC       (1ULL << 1)
+#define PTD_PT_CFG_PWR_EVT   (1ULL << 4)
+#define PTD_PT_CFG_FUP_ON_PTW (1ULL << 5)
 #define PTD_PT_CFG_MTC       (1ULL << 9)
 #define PTD_PT_CFG_MTC_SHIFT 14
 #define PTD_PT_CFG_TSC       (1ULL << 10)
 #define PTD_PT_CFG_NORETCOMP (1ULL << 11)
+#define PTD_PT_CFG_PTW       (1ULL << 12)
 #define PTD_PT_CFG_BRANCH    (1ULL << 13)
 #define PTD_PT_CFG_PSB_SHIFT 24
 
@@ -33,6 +36,10 @@ struct ptd_pdw_config {
 	int mtc;                   /* MTC packets ... */
 	unsigned mtc_period;       /* ... every 2^mtc_period crystal clock ticks */
 	int cyc;                   /* CYC packets */
+	int no_tsc;                /* tsc=0: no timing, so perf record asks for no
+	                              context switch events (and writes none) */
+	int ptw;                   /* ptw,fup_on_ptw: PTW packets with FUP */
+	int pwr_evt;               /* pwr_evt: power event packets */
 	uint32_t ctc_n, ctc_d;     /* TSC:CTC ratio (CPUID leaf 0x15) */
 	int buildid_mmap;          /* MMAP2 records carry build ids (perf record --buildid-mmap) */
 	uint8_t max_nonturbo_ratio;
@@ -65,7 +72,8 @@ int ptd_pdw_fork(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t 
 		 int32_t tid, int32_t ptid, int exit, struct ptd_err *err);
 int ptd_pdw_itrace_start(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t tid,
 			 struct ptd_err *err);
-/* SWITCH_CPU_WIDE: `out` with the incoming thread, or in with the outgoing one */
+/* SWITCH_CPU_WIDE: `out` with the incoming thread, or in with the outgoing
+ * one (nothing with no_tsc: perf record does not record switches then) */
 int ptd_pdw_switch(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t tid, int out,
 		   int preempt, int32_t np_pid, int32_t np_tid, struct ptd_err *err);
 int ptd_pdw_lost(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t tid,

@@ -133,14 +133,13 @@ static enum pt_ip_compression compress(uint64_t last, uint64_t ip)
 	return pt_ipc_full;
 }
 
-static int ip_packet(struct ptd_ptenc *e, enum pt_packet_type t, uint64_t ip, int suppressed,
-		     struct ptd_err *err)
+/* an IP packet with no timing packets before it (in a PSB+, or bound to
+ * the packet just written) */
+static int ip_put(struct ptd_ptenc *e, enum pt_packet_type t, uint64_t ip, int suppressed,
+		  struct ptd_err *err)
 {
 	struct pt_packet p;
-	int rc;
 
-	if (!e->in_psb && (rc = timing(e, err)))
-		return rc;
 	memset(&p, 0, sizeof(p));
 	p.type = t;
 	if (suppressed) {
@@ -153,6 +152,16 @@ static int ip_packet(struct ptd_ptenc *e, enum pt_packet_type t, uint64_t ip, in
 	return put(e, &p, err);
 }
 
+static int ip_packet(struct ptd_ptenc *e, enum pt_packet_type t, uint64_t ip, int suppressed,
+		     struct ptd_err *err)
+{
+	int rc;
+
+	if (!e->in_psb && (rc = timing(e, err)))
+		return rc;
+	return ip_put(e, t, ip, suppressed, err);
+}
+
 /* TSC, then TMA when MTC is on: the crystal clock at that TSC and the TSC
  * ticks since that clock last ticked */
 static int tsc_packet(struct ptd_ptenc *e, uint64_t tsc, struct ptd_err *err)
@@ -161,12 +170,14 @@ static int tsc_packet(struct ptd_ptenc *e, uint64_t tsc, struct ptd_err *err)
 	uint64_t ctc;
 	int rc;
 
+	e->cyc_tsc = tsc;
+	if (e->cfg.no_tsc)
+		return 0;
 	memset(&p, 0, sizeof(p));
 	p.type = ppt_tsc;
 	p.payload.tsc.tsc = tsc & ((1ULL << 56) - 1);
 	if ((rc = put(e, &p, err)))
 		return rc;
-	e->cyc_tsc = tsc;
 	if (!e->cfg.mtc)
 		return 0;
 	ctc = ctc_of(e, tsc);
@@ -306,6 +317,10 @@ int ptd_ptenc_new(struct ptd_ptenc **out, const struct ptd_ptenc_config *cfg, st
 		free(e);
 		return ptd_err_set(err, PTD_E_INVAL, "MTC needs a TSC:CTC ratio and a period of 0-15");
 	}
+	if (e->cfg.no_tsc && (e->cfg.mtc || e->cfg.cyc)) {
+		free(e);
+		return ptd_err_set(err, PTD_E_INVAL, "MTC and CYC packets need TSC packets");
+	}
 	pt_config_init(&pc);
 	pc.begin = e->win;
 	pc.end = e->win + WIN;
@@ -417,6 +432,86 @@ int ptd_ptenc_interrupt(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, struct p
 		return rc;
 	e->enabled = 0;
 	return 0;
+}
+
+/* Before an event bound to ip: a PSB+ if due, the TNT bits of the
+ * branches before it, and the timing packets, so that nothing comes
+ * between the event's packets.  The PSB+ comes a little early rather than
+ * right after the event: its FUP would name the same ip as the event's,
+ * which libipt cannot take (perf can). */
+#define EVENT_BYTES 64   /* more than TNT, timing and the longest event's packets */
+static int before_event(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, const char *what,
+			struct ptd_err *err)
+{
+	int rc;
+
+	e->tsc = tsc;
+	if (!e->enabled)
+		return ptd_err_set(err, PTD_E_INVAL, "PT encoder: %s at %#llx while disabled", what,
+				   (unsigned long long)ip);
+	if (e->since_psb + EVENT_BYTES >= e->cfg.psb_period && (rc = psb_plus(e, err)))
+		return rc;
+	if ((rc = flush_tnt(e, err)))
+		return rc;
+	return timing(e, err);
+}
+
+int ptd_ptenc_ptwrite(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, uint64_t payload,
+		      unsigned bytes, struct ptd_err *err)
+{
+	struct pt_packet p;
+	int rc;
+
+	if (bytes != 4 && bytes != 8)
+		return ptd_err_set(err, PTD_E_INVAL, "PT encoder: a ptwrite of %u bytes", bytes);
+	if ((rc = before_event(e, tsc, ip, "ptwrite", err)))
+		return rc;
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_ptw;
+	p.payload.ptw.plc = bytes == 8;
+	p.payload.ptw.ip = 1;
+	p.payload.ptw.payload = bytes == 8 ? payload : (uint32_t)payload;
+	if ((rc = put(e, &p, err)) || (rc = ip_put(e, ppt_fup, ip, 0, err)))
+		return rc;
+	e->ip = ip;
+	return 0;
+}
+
+int ptd_ptenc_power(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip,
+		    const struct ptd_ptenc_pwr *pw, struct ptd_err *err)
+{
+	struct pt_packet p;
+	int rc;
+
+	if ((rc = before_event(e, tsc, ip, "power event", err)))
+		return rc;
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_mwait;
+	p.payload.mwait.hints = pw->hints;
+	p.payload.mwait.ext = pw->ext;
+	if ((rc = put(e, &p, err)))
+		return rc;
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_pwre;
+	p.payload.pwre.state = pw->state & 0xf;
+	p.payload.pwre.sub_state = pw->sub_state & 0xf;
+	p.payload.pwre.hw = pw->hw ? 1 : 0;
+	if ((rc = put(e, &p, err)))
+		return rc;
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_exstop;
+	p.payload.exstop.ip = 1;
+	if ((rc = put(e, &p, err)) || (rc = ip_put(e, ppt_fup, ip, 0, err)))
+		return rc;
+	e->ip = ip;
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_pwrx;
+	p.payload.pwrx.deepest = pw->deepest & 0xf;
+	p.payload.pwrx.last = pw->last & 0xf;
+	p.payload.pwrx.interrupt = (pw->wake & 1) != 0;
+	p.payload.pwrx.store = (pw->wake & 4) != 0;
+	p.payload.pwrx.autonomous = (pw->wake & 8) != 0;
+	return put(e, &p, err);
 }
 
 int ptd_ptenc_overflow(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, struct ptd_err *err)

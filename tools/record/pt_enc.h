@@ -17,7 +17,11 @@
  *     stacks are followed),
  *   - TIP.PGD without IP when a syscall enters the kernel, FUP + TIP.PGD for
  *     an asynchronous exit (signal, interrupt, preemption),
- *   - OVF + FUP for an injected internal buffer overflow.
+ *   - OVF + FUP for an injected internal buffer overflow,
+ *   - PTW + FUP for a ptwrite, and MWAIT, PWRE, EXSTOP + FUP, PWRX for a
+ *     power-saving wait, when the caller reports them.
+ * With no_tsc (perf record -e intel_pt/tsc=0/) there are no TSC packets:
+ * PSB+ has none, and none goes with TIP.PGE or TIP.PGD.
  * Bytes accumulate in an internal buffer the caller drains. */
 #ifndef PTD_RECORD_PT_ENC_H
 #define PTD_RECORD_PT_ENC_H
@@ -38,6 +42,20 @@ struct ptd_ptenc_config {
 	uint32_t ctc_n, ctc_d;  /* TSC ticks per CTC tick = ctc_n / ctc_d */
 	int cyc;                /* CYC packets: core cycles (= TSC ticks here) before
 	                           each packet that tells of execution */
+	int no_tsc;             /* no TSC packets (TSCEn clear); not with mtc or cyc */
+};
+
+/* A power-saving wait (what UMWAIT/TPAUSE or MWAIT report): the MWAIT
+ * packet's hints (EAX) and extensions (ECX), the resolved C-state of the
+ * PWRE packet, and the PWRX packet's C-states and wake reason. */
+struct ptd_ptenc_pwr {
+	uint32_t hints, ext;        /* MWAIT */
+	uint8_t state, sub_state;   /* PWRE: resolved thread C-state, sub C-state (4 bits each) */
+	int hw;                     /* PWRE: entry initiated by hardware */
+	uint8_t deepest, last;      /* PWRX: deepest and last core C-state (4 bits each) */
+	unsigned wake;              /* PWRX wake reason bits: 1 interrupt, 4 store to the
+	                               monitored address, 8 hardware autonomous (libipt
+	                               cannot encode 2, a timer deadline) */
 };
 
 struct ptd_ptenc;
@@ -57,6 +75,19 @@ int ptd_ptenc_enable(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, struct ptd_
  * ptd_ptenc_enable says where (and when) user execution resumes. */
 int ptd_ptenc_branch(struct ptd_ptenc *e, uint64_t tsc, const struct ptd_xev *ev,
 		     struct ptd_err *err);
+
+/* A ptwrite of `bytes` (4 or 8) bytes of payload by the instruction at ip,
+ * which is where execution is (the instructions since the last transfer
+ * up to ip ran, ip has not; a decoder walks to it): pending TNT bits, then
+ * PTW (IP bit set) + FUP(ip). */
+int ptd_ptenc_ptwrite(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, uint64_t payload,
+		      unsigned bytes, struct ptd_err *err);
+
+/* A power-saving wait at ip (where execution is, as for a ptwrite); the
+ * core wakes at once and execution goes on at ip: pending TNT bits, MWAIT,
+ * PWRE, EXSTOP (IP bit set) + FUP(ip), then PWRX. */
+int ptd_ptenc_power(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip,
+		    const struct ptd_ptenc_pwr *p, struct ptd_err *err);
 
 /* Tracing stops with the next instruction at ip not executed (preemption,
  * end of recording while running): FUP + TIP.PGD. */

@@ -18,6 +18,8 @@ struct rthread {
 	uint64_t icount;         /* instructions retired */
 	int in_kernel;           /* after a syscall/async transfer: resumes at ip */
 	int ended;
+	uint64_t nxfer, nsys;    /* control transfers and syscalls so far (ASYNC not counted) */
+	uint64_t nptw, npwr;     /* ptwrites and power-saving waits so far */
 };
 
 struct stream {
@@ -355,6 +357,51 @@ static int resume_trace(struct ptd_recorder *r, struct stream *s, int32_t tid, u
 	return 0;
 }
 
+/* --ptwrite, --pwr-evt: the events before transfer ev of thread t, at its
+ * instruction (not in the trace when the transfer is lost).  The kth
+ * ptwrite writes k, in 4 bytes when k is odd, else k in both halves of 8
+ * bytes.  The kth wait asks for C-state (k % 3) + 1, sub-state k & 1
+ * (MWAIT hints (k % 3) << 4 | (k & 1), extensions 1: interrupts wake), gets
+ * it (PWRE, and PWRX's deepest C-state: the hint's encoding, C-state minus
+ * 1), was one C-state shallower when it woke (PWRX's last C-state, C1 at
+ * least), and is woken by an interrupt, a store to the monitored line or
+ * the hardware in turn (PWRX wake reason 1, 4, 8). */
+static int trace_events(struct ptd_recorder *r, struct stream *s, struct rthread *t,
+			const struct ptd_xev *ev, int lost)
+{
+	static const unsigned wake[3] = { 1, 4, 8 };
+	int rc;
+
+	if (ev->cls > PTD_X_SYSCALL)
+		return 0;
+	if (r->cfg.ptwrite_every && ++t->nxfer % r->cfg.ptwrite_every == 0 && !lost) {
+		uint64_t k = ++t->nptw;
+		unsigned bytes = k & 1 ? 4 : 8;
+		uint64_t payload = bytes == 4 ? k : k << 32 | k;
+
+		if ((rc = ptd_ptenc_ptwrite(s->enc, r->tsc, ev->from, payload, bytes, &r->err)))
+			return rc;
+		note(r, s, 1, "W %d %#" PRIx64 " %#" PRIx64 " %u", (int)t->tid, ev->from, payload,
+		     bytes);
+	}
+	if (r->cfg.pwr_every && ev->cls == PTD_X_SYSCALL &&
+	    ++t->nsys % r->cfg.pwr_every == 0 && !lost) {
+		uint64_t k = ++t->npwr;
+		struct ptd_ptenc_pwr p = {
+			.hints = (uint32_t)((k % 3) << 4 | (k & 1)), .ext = 1,
+			.state = (uint8_t)(k % 3), .sub_state = (uint8_t)(k & 1),
+			.deepest = (uint8_t)(k % 3), .last = (uint8_t)(k % 3 ? k % 3 - 1 : 0),
+			.wake = wake[(k - 1) % 3],
+		};
+
+		if ((rc = ptd_ptenc_power(s->enc, r->tsc, ev->from, &p, &r->err)))
+			return rc;
+		note(r, s, 1, "C %d %#" PRIx64 " %u %u %d %u %u %u %u %u", (int)t->tid, ev->from,
+		     p.hints, p.ext, p.hw, p.state, p.sub_state, p.deepest, p.last, p.wake);
+	}
+	return 0;
+}
+
 static int on_event(void *ctx, int32_t tid, const struct ptd_xev *ev)
 {
 	struct ptd_recorder *r = ctx;
@@ -387,6 +434,8 @@ static int on_event(void *ctx, int32_t tid, const struct ptd_xev *ev)
 	/* the loss ends before a transfer out of user mode, or after the last
 	 * lost transfer; the truth lists it where it happens */
 	if (resume && !lost && (rc = resume_trace(r, s, tid, ev->from)))
+		return rc;
+	if ((rc = trace_events(r, s, t, ev, lost)))
 		return rc;
 	if (!lost && (rc = ptd_ptenc_branch(s->enc, r->tsc, ev, &r->err)))
 		return rc;

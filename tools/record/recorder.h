@@ -23,6 +23,9 @@ struct ptd_recorder_config {
 	unsigned ticks_per_insn;    /* TSC ticks each instruction takes */
 	unsigned kernel_ticks;      /* TSC ticks spent in the kernel per syscall or interrupt */
 	uint64_t tsc_start;
+	/* events in the trace (0: none); doc/record.md says where and with what */
+	unsigned ptwrite_every;     /* a ptwrite before every Nth control transfer of a thread */
+	unsigned pwr_every;         /* a power-saving wait before every Nth syscall of a thread */
 	/* fault injection (0: off) */
 	unsigned ovf_every;         /* an overflow after every N control transfers of a stream */
 	unsigned ovf_lose;          /* control transfers lost in each overflow */
