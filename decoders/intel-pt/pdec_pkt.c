@@ -84,12 +84,22 @@ static int convert(const struct pt_packet *in, struct pdec_pkt *out)
 		break;
 	case ppt_pwre:
 		out->type = PK_PWRE;
-		out->payload = (uint64_t)in->payload.pwre.state << 4 | in->payload.pwre.sub_state |
-			       (uint64_t)in->payload.pwre.hw << 7;
+		/* the packet's bytes 2-3, as perf takes them: hw in bit 7, the
+		 * sub-C-state in bits 11:8, the C-state in bits 15:12 */
+		out->payload = (uint64_t)in->payload.pwre.hw << 7 |
+			       (uint64_t)(in->payload.pwre.sub_state & 0xf) << 8 |
+			       (uint64_t)(in->payload.pwre.state & 0xf) << 12;
 		break;
 	case ppt_pwrx:
+		/* bytes 2-3: deepest C-state in bits 3:0, last in 7:4, the wake
+		 * reason in 11:8 (interrupt 1, store to a monitored address 4,
+		 * hardware autonomous 8; libipt keeps no timer deadline bit) */
 		out->type = PK_PWRX;
-		out->payload = in->payload.pwrx.last | (uint64_t)in->payload.pwrx.deepest << 4;
+		out->payload = (uint64_t)(in->payload.pwrx.deepest & 0xf) |
+			       (uint64_t)(in->payload.pwrx.last & 0xf) << 4 |
+			       (uint64_t)in->payload.pwrx.interrupt << 8 |
+			       (uint64_t)in->payload.pwrx.store << 10 |
+			       (uint64_t)in->payload.pwrx.autonomous << 11;
 		break;
 	default:
 		return -1;

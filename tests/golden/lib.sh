@@ -64,3 +64,37 @@ compare() {
 		head -40 "$TMP/diff" | diag
 	fi
 }
+
+# same_as_perf NAME [ITRACE...]: ptdecode prints what perf script prints
+# for the recording in $TMP/r.data (stdout and stderr), for the itrace sets
+# given (default: those of the main job), with perf's default fields and
+# with the -F set
+FULL_F="comm,tid,time,cpu,ip,sym,symoff,dso,addr,flags"
+same_as_perf() {
+	name=$1
+	shift
+	[ $# = 0 ] && set -- default b cr i100us i1000i i0ns e ig
+	sets="$*"
+	bad=""
+	nlines=0
+	nruns=0
+	for it in $sets; do
+		for ff in default "$FULL_F"; do
+			[ "$ff" = default ] && ff=""
+			nruns=$((nruns + 1))
+			set -- -i "$TMP/r.data"
+			[ "$it" != default ] && set -- "$@" --itrace="$it"
+			[ -n "$ff" ] && set -- "$@" -F "$ff"
+			perf script "$@" >"$TMP/p.out" 2>"$TMP/p.err"
+			"$PTDECODE" "$@" >"$TMP/o.out" 2>"$TMP/o.err"
+			if cmp -s "$TMP/p.out" "$TMP/o.out" && cmp -s "$TMP/p.err" "$TMP/o.err"; then
+				nlines=$((nlines + $(wc -l <"$TMP/p.out")))
+			else
+				bad="$bad $it${ff:+/F}"
+				{ diff "$TMP/p.out" "$TMP/o.out"; diff "$TMP/p.err" "$TMP/o.err"; } | head -6 | diag
+			fi
+		done
+	done
+	[ -z "$bad" ]
+	ok $? "$name: ptdecode prints what perf script prints ($nruns runs, $nlines lines)${bad:+; differ:$bad}"
+}
