@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "common/err.h"
+#include "formats/out/json.h"
 #include "formats/out/script.h"
 #include "formats/perf/abi.h"
 #include "tests/tap.h"
@@ -593,6 +594,9 @@ static void test_brstack(void)
 	static const struct ptd_script_frame fr[] = { { 0x164b, { "count_down", 0xb, LOOPS, NULL } } };
 	struct ptd_script ps;
 	struct ptd_script_sample s;
+	char *got, *buf = NULL;
+	size_t len = 0;
+	FILE *f;
 
 	br[1].mispred = 1;
 	br[2].predicted = 1;
@@ -678,6 +682,19 @@ static void test_brstack(void)
 	       "brstackinsn: not printed");
 	err_close();
 
+	/* --format=json */
+	s = S(&ev[3], "loops", 13625, 0, 2000001044430ULL, 0, 0x40164b, L("count_down", 0xb, LOOPS),
+	      0, U);
+	s.brstack = br + 3;
+	s.brstack_nr = 3;
+	f = open_memstream(&buf, &len);
+	ptd_json_print_sample(f, "instruction", &s, NULL, NULL, 0);
+	fclose(f);
+	got = strstr(buf, ",\"brstack\"");
+	is_str(got, ",\"brstack\":[{\"from\":\"0x40165c\",\"from_sym\":\"count_down\",\"from_symoff\":28,\"from_dso\":\"/bin/loops\",\"to\":\"0x401643\",\"to_sym\":\"count_down\",\"to_symoff\":3,\"to_dso\":\"/bin/loops\",\"mispred\":true,\"predicted\":true,\"in_tx\":false,\"abort\":false,\"cycles\":0,\"type\":\"SYSCALL\"},"
+	       "{\"from\":\"0x40165e\",\"from_sym\":\"count_down\",\"from_symoff\":30,\"from_dso\":\"/bin/loops\",\"to\":\"0x401644\",\"to_sym\":\"count_down\",\"to_symoff\":4,\"to_dso\":\"/bin/loops\",\"mispred\":false,\"predicted\":false,\"in_tx\":true,\"abort\":true,\"cycles\":123,\"type\":\"COND\"},"
+	       "{\"from\":\"0xffffffff81000000\",\"from_sym\":null,\"from_dso\":null,\"to\":\"0x401000\",\"to_sym\":null,\"to_dso\":\"/bin/loops\",\"mispred\":false,\"predicted\":false,\"in_tx\":false,\"abort\":false,\"cycles\":65535,\"type\":\"ARCH_1\"}]}\n", "json brstack");
+	free(buf);
 }
 #undef BRB
 
