@@ -353,6 +353,7 @@ static int setup_events(struct run *r, const struct ptd_itrace *it, struct ptd_e
 		all[n].config = ev->config;
 		all[n].sample_period = ev->sample_period;
 		all[n].sample_type = ev->sample_type;
+		r->ps.branch_sample_type |= ev->branch_sample_type;
 		all[n++].name = ptd_evsel_name(ev, namebufs[i], sizeof(namebufs[i]));
 		if (r->s->auxinfo.present && r->s->auxinfo.nr_priv && ev->type == r->s->auxinfo.priv[0] && !pt)
 			pt = ev;

@@ -31,17 +31,24 @@ static void key_str(FILE *out, const char *key, const char *val)
 		fputs("null", out);
 }
 
-static void loc(FILE *out, const char *prefix, uint64_t addr, const struct ptd_script_loc *l)
+/* ,"ip":"0x...","ip_sym":...: without the comma when first */
+static void loc_(FILE *out, int first, const char *prefix, uint64_t addr,
+		 const struct ptd_script_loc *l)
 {
 	char k[32];
 
-	fprintf(out, ",\"%s\":\"0x%" PRIx64 "\"", prefix, addr);
+	fprintf(out, "%s\"%s\":\"0x%" PRIx64 "\"", first ? "" : ",", prefix, addr);
 	snprintf(k, sizeof(k), "%s_sym", prefix);
 	key_str(out, k, l->sym);
 	if (l->sym)
 		fprintf(out, ",\"%s_symoff\":%" PRIu64, prefix, l->symoff);
 	snprintf(k, sizeof(k), "%s_dso", prefix);
 	key_str(out, k, l->dso);
+}
+
+static void loc(FILE *out, const char *prefix, uint64_t addr, const struct ptd_script_loc *l)
+{
+	loc_(out, 0, prefix, addr, l);
 }
 
 static uint32_t le32(const uint8_t *p)
@@ -81,6 +88,24 @@ int ptd_json_print_sample(FILE *out, const char *type, const struct ptd_script_s
 		fprintf(out, ",\"offset\":%" PRIu64, (uint64_t)le32(s->raw + 4) | (uint64_t)le32(s->raw + 8) << 32);
 	if (!strcmp(type, "cbr") && s->raw && s->raw_size >= 8)
 		fprintf(out, ",\"cbr\":%u,\"freq_mhz\":%u", le32(s->raw) & 0xff, le32(s->raw + 4) / 1000);
+	if (s->brstack && s->brstack_nr) {
+		fputs(",\"brstack\":[", out);
+		for (len = 0; len < s->brstack_nr; len++) {
+			const struct ptd_script_branch *b = &s->brstack[len];
+
+			fputs(len ? ",{" : "{", out);
+			loc_(out, 1, "from", b->from, &b->from_loc);
+			loc(out, "to", b->to, &b->to_loc);
+			fprintf(out, ",\"mispred\":%s,\"predicted\":%s,\"in_tx\":%s,\"abort\":%s"
+				",\"cycles\":%u", b->mispred ? "true" : "false",
+				b->predicted ? "true" : "false", b->in_tx ? "true" : "false",
+				b->abort ? "true" : "false", (unsigned)b->cycles);
+			if (b->type != PTD_SCRIPT_BR_UNKNOWN)
+				key_str(out, "type", ptd_script_branch_type_str(b));
+			fputc('}', out);
+		}
+		fputc(']', out);
+	}
 	if (n) {
 		fputs(",\"callchain\":[", out);
 		for (i = 0; i < n; i++) {

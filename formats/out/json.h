@@ -9,7 +9,8 @@
 #include "formats/out/script.h"
 
 /* A sample: type is "branch", "instruction", "psb" or "cbr"; chain (ips,
- * n entries, innermost first) and its locations may be NULL / 0.
+ * n entries, innermost first) and its locations may be NULL / 0; the
+ * sample's brstack, when it has entries, is written as "brstack".
  * Returns 0, or -1 when out is in error. */
 int ptd_json_print_sample(FILE *out, const char *type, const struct ptd_script_sample *s,
 			  const uint64_t *chain, const struct ptd_script_loc *chain_loc, size_t n);

@@ -430,6 +430,85 @@ static void put_bts(struct ptd_script *ps, const struct ptd_script_out *o, FILE 
 	fputc('\n', out);
 }
 
+/* get_branch_type() (util/branch.c): no name for PERF_BR_UNKNOWN, the
+ * PERF_BR_NEW_* name for PERF_BR_EXTEND_ABI (perf built for x86 names the
+ * architecture specific ones ARCH_1..ARCH_5); past either table perf
+ * passes NULL to "%s", which glibc prints as "(null)". */
+const char *ptd_script_branch_type_str(const struct ptd_script_branch *b)
+{
+	static const char *const names[] = { "N/A", "COND", "UNCOND", "IND", "CALL",
+		"IND_CALL", "RET", "SYSCALL", "SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ",
+		"SERROR", "NO_TX", "" };
+	static const char *const new_names[] = { "FAULT_ALGN", "FAULT_DATA", "FAULT_INST",
+		"ARCH_1", "ARCH_2", "ARCH_3", "ARCH_4", "ARCH_5" };
+
+	if (b->type == PTD_SCRIPT_BR_UNKNOWN)
+		return "";
+	if (b->type == PTD_SCRIPT_BR_EXTEND_ABI)
+		return b->new_type < 8 ? new_names[b->new_type] : "(null)";
+	return b->type < 16 ? names[b->type] : "(null)";
+}
+
+/* print_bstack_flags() with mispred_str(): "/P/X/A/12/COND " */
+static void put_br_flags(FILE *out, const struct ptd_script_branch *b)
+{
+	char pred = !(b->mispred || b->predicted) ? '-' : b->predicted ? 'P' : 'M';
+
+	fprintf(out, "/%c/%c/%c/%d/%s ", pred, b->in_tx ? 'X' : '-', b->abort ? 'A' : '-',
+		(int)b->cycles, ptd_script_branch_type_str(b));
+}
+
+/* "(dso)" after a branch address or symbol */
+static void put_br_dso(const struct ptd_script *ps, FILE *out, const char *dso)
+{
+	fputc('(', out);
+	put_dso(ps, out, dso);
+	fputc(')', out);
+}
+
+/* symbol__fprintf_symname_offs(): the offset always, no leading space */
+static void put_br_sym(FILE *out, const struct ptd_script_loc *l)
+{
+	if (l->sym)
+		fprintf(out, "%s+0x%" PRIx64, l->sym, l->symoff);
+	else
+		fputs("[unknown]", out);
+}
+
+/* perf_sample__fprintf_brstack(), _brstacksym(), _brstackoff(): one of
+ * them, in that order of preference; nothing without entries */
+static void put_brstack(const struct ptd_script *ps, const struct ptd_script_out *o, FILE *out,
+			const struct ptd_script_sample *s)
+{
+	size_t i;
+
+	if (!s->brstack || !s->brstack_nr || !(PF(BRSTACK) || PF(BRSTACKSYM) || PF(BRSTACKOFF)))
+		return;
+	for (i = 0; i < s->brstack_nr; i++) {
+		const struct ptd_script_branch *b = &s->brstack[i];
+
+		if (PF(BRSTACK) || !PF(BRSTACKSYM)) {
+			int off = !PF(BRSTACK);
+
+			fprintf(out, " 0x%" PRIx64, off ? b->from_off : b->from);
+			if (PF(DSO))
+				put_br_dso(ps, out, b->from_loc.dso);
+			fprintf(out, "/0x%" PRIx64, off ? b->to_off : b->to);
+			if (PF(DSO))
+				put_br_dso(ps, out, b->to_loc.dso);
+		} else {
+			put_br_sym(out, &b->from_loc);
+			if (PF(DSO))
+				put_br_dso(ps, out, b->from_loc.dso);
+			fputc('/', out);
+			put_br_sym(out, &b->to_loc);
+			if (PF(DSO))
+				put_br_dso(ps, out, b->to_loc.dso);
+		}
+		put_br_flags(out, b);
+	}
+}
+
 /* process_event() */
 int ptd_script_print(struct ptd_script *ps, FILE *out, const struct ptd_script_sample *s)
 {
@@ -463,6 +542,7 @@ int ptd_script_print(struct ptd_script *ps, FILE *out, const struct ptd_script_s
 		fputc(ps->use_callchain && s->callchain ? '\n' : ' ', out);
 		put_ip(ps, o, out, s, 1);
 	}
+	put_brstack(ps, o, out, s);
 	put_insn(o, out, s);
 	if (PF(PHYS_ADDR))
 		fprintf(out, "%16" PRIx64, s->phys_addr);

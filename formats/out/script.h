@@ -12,9 +12,14 @@
  * (map__fprintf_dsoname), util/symbol_fprintf.c and util/auxtrace.c
  * (perf_event__fprintf_auxtrace_error, events_stats__auxtrace_error_warn).
  *
+ * The branch stack fields brstack, brstacksym and brstackoff follow
+ * perf_sample__fprintf_brstack/_brstacksym/_brstackoff and util/branch.c
+ * (get_branch_type).
+ *
  * Not printed (ptd_script_setup refuses them when they are in effect):
- * trace, iregs, uregs, brstack, brstacksym, brstackoff, brstackinsn,
- * brstackinsnlen, data_src, metric, srccode, tod, data_page_size,
+ * trace, iregs, uregs, brstackinsn, brstackinsnlen (perf reads and
+ * decodes the code between branches and looks up a symbol per
+ * instruction), data_src, metric, srccode, tod, data_page_size,
  * code_page_size; bpf-output is accepted but bpf-output events are not
  * printed.  perf 6.1 has no "disasm" field (--insn-trace=disasm fails in
  * perf 6.1 with "Invalid field requested."). */
@@ -109,6 +114,10 @@ struct ptd_script {
 	int use_callchain;          /* symbol_conf.use_callchain: set by ptd_script_setup */
 	size_t failed;              /* ptd_script_setup's -PTD_E_INVAL: the index of the
 	                             * event whose check failed, (size_t)-1 for the file's */
+	uint64_t branch_sample_type; /* evlist__combined_branch_type(): the file events'
+	                             * attr.branch_sample_type or'ed, for perf's
+	                             * brstackinsn check on files without AUX data;
+	                             * the caller's, before ptd_script_setup */
 	/* state */
 	int spacing;                /* callindent's column */
 	uint64_t initial_time, previous_time;
@@ -140,6 +149,32 @@ struct ptd_script_frame {
 	struct ptd_script_loc loc;
 };
 
+/* perf's branch type names (struct branch_flags.type, util/branch.c) */
+#define PTD_SCRIPT_BR_UNKNOWN    0   /* printed as "" */
+#define PTD_SCRIPT_BR_EXTEND_ABI 15  /* the name is new_type's */
+
+/* One branch stack entry (perf's struct branch_entry) with what perf
+ * looks up for it: thread__find_symbol_fb() / thread__find_map_fb() with
+ * the sample's cpumode (falling back to the address's own cpumode). */
+struct ptd_script_branch {
+	uint64_t from, to;          /* branch source and target, as recorded */
+	struct ptd_script_loc from_loc, to_loc; /* sym NULL: no symbol ("[unknown]");
+	                             * symoff as for ip_loc (always printed, "+0x0"
+	                             * too); dso NULL: no map ("[unknown]"); srcline
+	                             * unused */
+	uint64_t from_off, to_off;  /* for brstackoff: map__map_ip() of from / to when
+	                             * it has a map whose dso has no adjust_symbols
+	                             * (a user space ELF: address - map start + pgoff),
+	                             * else from / to unchanged */
+	uint8_t mispred, predicted; /* flags.mispred, flags.predicted (0 or 1): "M", "P",
+	                             * "P" when both, "-" when neither */
+	uint8_t in_tx, abort;       /* flags.in_tx "X", flags.abort "A" (0 or 1) */
+	uint16_t cycles;            /* flags.cycles, printed in decimal (0 when none) */
+	uint8_t type;               /* flags.type, PERF_BR_* 0..15 (0 unknown: no name) */
+	uint8_t new_type;           /* flags.new_type, PERF_BR_NEW_*: used when type is
+	                             * PTD_SCRIPT_BR_EXTEND_ABI */
+};
+
 struct ptd_script_sample {
 	const struct ptd_script_evsel *evsel;
 	const char *comm;           /* thread comm; NULL prints ":-1" (no thread) */
@@ -161,6 +196,8 @@ struct ptd_script_sample {
 	size_t callchain_nr;
 	uint64_t weight, phys_addr;
 	uint16_t ins_lat;
+	const struct ptd_script_branch *brstack; /* PERF_SAMPLE_BRANCH_STACK entries, */
+	size_t brstack_nr;          /*  newest first (perf's order); NULL / 0: none */
 };
 
 /* AUX area error record (PERF_RECORD_AUXTRACE_ERROR) */
@@ -221,6 +258,11 @@ int ptd_script_print(struct ptd_script *ps, FILE *out, const struct ptd_script_s
 /* perf's flags column text without the surrounding "  %-21s " (e.g.
  * "tr end  syscall", "jcc", "bcD").  Returns buf. */
 const char *ptd_script_flags_str(uint32_t flags, char *buf, size_t sz);
+
+/* perf's name of a branch stack entry's type (get_branch_type(): "COND",
+ * "IND_CALL", ...; "" for none; "ARCH_1" ... for PERF_BR_EXTEND_ABI; "(null)"
+ * where perf has no name). */
+const char *ptd_script_branch_type_str(const struct ptd_script_branch *b);
 
 /* " instruction trace error type 1 time 2000.001000013 cpu 0 pid ...
  * code 7: Overflow packet\n".  Returns 0, or -PTD_E_IO. */

@@ -14,6 +14,7 @@
 #define ALLSYM (F(COMM) | F(TID) | F(CPU) | F(TIME) | F(EVNAME) | F(IP) | \
 		F(SYM) | F(SYMOFFSET) | F(DSO))
 #define PERF_COUNT_SW_DUMMY 9
+#define PERF_SAMPLE_BRANCH_ANY (1ULL << 3)   /* attr.branch_sample_type: any branch */
 
 /* all_output_options[], in perf's order */
 static const struct { const char *str; uint64_t field; } fieldnames[] = {
@@ -39,9 +40,8 @@ static const struct { const char *str; uint64_t field; } fieldnames[] = {
 #define NFIELDNAMES (sizeof(fieldnames) / sizeof(fieldnames[0]))
 
 /* fields this module cannot print */
-#define UNPRINTED (F(TRACE) | F(IREGS) | F(UREGS) | F(BRSTACK) | F(BRSTACKSYM) | \
-		   F(BRSTACKOFF) | F(BRSTACKINSN) | F(BRSTACKINSNLEN) | F(DATA_SRC) | \
-		   F(METRIC) | F(SRCCODE) | F(TOD) | \
+#define UNPRINTED (F(TRACE) | F(IREGS) | F(UREGS) | F(BRSTACKINSN) | F(BRSTACKINSNLEN) | \
+		   F(DATA_SRC) | F(METRIC) | F(SRCCODE) | F(TOD) | \
 		   F(DATA_PAGE_SIZE) | F(CODE_PAGE_SIZE))
 
 static const char *field2str(uint64_t field)
@@ -269,9 +269,10 @@ static int check_stype(struct ptd_script_out *o, const struct ptd_script_evsel *
 	return 0;
 }
 
-/* evsel__check_attr() */
-static int check_attr(struct ptd_script_out *o, const struct ptd_script_evsel *ev,
-		      int allow, FILE *err)
+/* evsel__check_attr().  brstack, brstacksym and brstackoff have no check:
+ * perf prints nothing for them when a sample has no branch stack. */
+static int check_attr(const struct ptd_script *ps, struct ptd_script_out *o,
+		      const struct ptd_script_evsel *ev, int allow, FILE *err)
 {
 	uint64_t st = ev->sample_type;
 
@@ -299,6 +300,12 @@ static int check_attr(struct ptd_script_out *o, const struct ptd_script_evsel *e
 	if ((PF(SRCLINE) || PF(SRCCODE)) && !PF(IP)) {
 		fprintf(err, "Display of source line number requested but sample IP is not\n"
 			"selected. Hence, no address to lookup the source line number.\n");
+		return -1;
+	}
+	if ((PF(BRSTACKINSN) || PF(BRSTACKINSNLEN)) && !allow &&
+	    !(ps->branch_sample_type & PERF_SAMPLE_BRANCH_ANY)) {
+		fprintf(err, "Display of branch stack assembler requested, but non all-branch "
+			"filter set\nHint: run 'perf record -b ...'\n");
 		return -1;
 	}
 	if ((PF(PID) || PF(TID)) &&
@@ -359,7 +366,7 @@ int ptd_script_setup(struct ptd_script *ps, const struct ptd_script_evsel *evs, 
 				"Remove corresponding -F option to proceed.\n", event_type(t));
 			return -PTD_E_INVAL;
 		}
-		if (ev && o->fields && check_attr(o, ev, has_auxtrace, err))
+		if (ev && o->fields && check_attr(ps, o, ev, has_auxtrace, err))
 			return -PTD_E_INVAL;
 		if (ev && (o->fields & F(TOD))) {
 			fprintf(err, "Can't provide 'tod' time, missing clock data. "
@@ -380,7 +387,7 @@ int ptd_script_setup(struct ptd_script *ps, const struct ptd_script_evsel *evs, 
 			;
 		if (j < i)
 			continue;
-		if (ev->sample_type && check_attr(o, ev, has_auxtrace, err)) {
+		if (ev->sample_type && check_attr(ps, o, ev, has_auxtrace, err)) {
 			ps->failed = i;
 			return -PTD_E_INVAL;
 		}

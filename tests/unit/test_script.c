@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "common/err.h"
+#include "formats/out/json.h"
 #include "formats/out/script.h"
 #include "formats/perf/abi.h"
 #include "tests/tap.h"
@@ -565,6 +566,138 @@ static void test_auxerr(void)
 	err_close();
 }
 
+/* Branch stacks (-F brstack, brstacksym, brstackoff).  No trace hardware
+ * here to have perf print these, so each expectation is spelled out from
+ * perf 6.1's printf formats, quoted beside it (builtin-script.c unless
+ * named), not from our output.  The sample: loops.data decoded with
+ * --itrace=i100usl (perf's instructions event then has
+ * PERF_SAMPLE_BRANCH_STACK), /bin/loops mapped at 0x401000, pgoff 0x1000. */
+#define BRB(f, fs, t, ts) { f, t, L("count_down", fs, LOOPS), L("count_down", ts, LOOPS), \
+			     f - 0x400000, t - 0x400000, 0, 0, 0, 0, 0, 0, 0 }
+static void test_brstack(void)
+{
+	static const char *const Fb[] = { "ip,brstack,brstacksym,brstackoff,insnlen", NULL },
+		*const Fbd[] = { "ip,dso,brstack", NULL }, *const Fs[] = { "ip,sym,brstacksym", NULL },
+		*const Fsd[] = { "ip,sym,dso,brstacksym,brstackoff", NULL },
+		*const Fo[] = { "ip,brstackoff", NULL }, *const Fod[] = { "ip,dso,brstackoff", NULL },
+		*const Fp[] = { "+brstack", NULL }, *const Fbts[] = { "ip,addr,brstack", NULL },
+		*const Fi[] = { "+brstackinsn", NULL };
+	struct ptd_script_branch br[6] = {
+		BRB(0x401646, 0x6, 0x401640, 0), BRB(0x401658, 0x18, 0x401641, 1),
+		BRB(0x40165a, 0x1a, 0x401642, 2), BRB(0x40165c, 0x1c, 0x401643, 3),
+		BRB(0x40165e, 0x1e, 0x401644, 4),
+		{ 0xffffffff81000000ULL, 0x401000, U, L(NULL, 0, LOOPS), 0xffffffff81000000ULL,
+		  0x1000, 0, 0, 0, 0, 65535, 15, 3 },
+	};
+	struct ptd_script_evsel ev[NLOOPS], ev_file[] = {
+		{ 0, 0, 4000, ST_IN | PTD_SAMPLE_BRANCH_STACK, "cycles:u" } };
+	static const struct ptd_script_frame fr[] = { { 0x164b, { "count_down", 0xb, LOOPS, NULL } } };
+	struct ptd_script ps;
+	struct ptd_script_sample s;
+	char *got, *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	br[1].mispred = 1;
+	br[2].predicted = 1;
+	br[2].type = 5;
+	br[3].mispred = br[3].predicted = 1;
+	br[3].type = 7;
+	br[4].in_tx = br[4].abort = 1;
+	br[4].cycles = 123;
+	br[4].type = 1;
+	memcpy(ev, ev_loops, sizeof(ev));
+	ev[3].sample_type |= PTD_SAMPLE_BRANCH_STACK;
+	s = S(&ev[3], "loops", 13625, 0, 2000001044430ULL, 0, 0x40164b, L("count_down", 0xb, LOOPS),
+	      0, U);
+	s.brstack = br;
+	s.brstack_nr = 6;
+	s.insn_len = 2;
+	/* perf_sample__fprintf_brstack: " 0x%"PRIx64 from, "/0x%"PRIx64 to, then
+	 * print_bstack_flags: "/%c/%c/%c/%d/%s ", mispred_str() ('-' when
+	 * neither, predicted ? 'P' : 'M'), in_tx 'X', abort 'A', cycles,
+	 * get_branch_type() (util/branch.c: "" for PERF_BR_UNKNOWN, 5 "IND_CALL",
+	 * 7 "SYSCALL", 1 "COND", 15 EXTEND_ABI: new names, 3 "ARCH_1" on x86).
+	 * process_event: "if (PRINT_FIELD(BRSTACK)) ... else if (BRSTACKSYM) ...
+	 * else if (BRSTACKOFF)", after IP, before perf_sample__fprintf_insn. */
+	ok(setup(&ps, Fb, 0, ev, NLOOPS, 2) != NULL, "setup ip,brstack,brstacksym,brstackoff");
+	check(&ps, &s, "           40164b 0x401646/0x401640/-/-/-/0/  0x401658/0x401641/M/-/-/0/  0x40165a/0x401642/P/-/-/0/IND_CALL  0x40165c/0x401643/P/-/-/0/SYSCALL  0x40165e/0x401644/-/X/A/123/COND  0xffffffff81000000/0x401000/-/-/-/65535/ARCH_1  ilen: 2", "brstack");
+	/* with DSO: "(" map__fprintf_dsoname() ")" after each address,
+	 * "[unknown]" without a map */
+	ok(setup(&ps, Fbd, 0, ev, NLOOPS, 2) != NULL, "setup ip,dso,brstack");
+	s.brstack_nr = 2;
+	br[1] = br[5];
+	check(&ps, &s, "           40164b (/bin/loops) 0x401646(/bin/loops)/0x401640(/bin/loops)/-/-/-/0/  0xffffffff81000000([unknown])/0x401000(/bin/loops)/-/-/-/65535/ARCH_1 ", "brstack dso");
+	/* perf_sample__fprintf_brstacksym: symbol__fprintf_symname_offs()
+	 * (util/symbol_fprintf.c: "%s" "+0x%lx", always the offset, no space
+	 * before; "[unknown]" without a symbol), '/', the same for to */
+	ok(setup(&ps, Fs, 0, ev, NLOOPS, 2) != NULL, "setup ip,sym,brstacksym");
+	check(&ps, &s, "           40164b count_downcount_down+0x6/count_down+0x0/-/-/-/0/ [unknown]/[unknown]/-/-/-/65535/ARCH_1 ", "brstacksym");
+	ok(setup(&ps, Fsd, 0, ev, NLOOPS, 2) != NULL, "setup ip,sym,dso,brstacksym");
+	check(&ps, &s, "           40164b count_down (/bin/loops)count_down+0x6(/bin/loops)/count_down+0x0(/bin/loops)/-/-/-/0/ [unknown]([unknown])/[unknown](/bin/loops)/-/-/-/65535/ARCH_1 ", "brstacksym dso");
+	/* perf_sample__fprintf_brstackoff: map__map_ip() of addresses with a
+	 * map, as brstack otherwise */
+	ok(setup(&ps, Fo, 0, ev, NLOOPS, 2) != NULL, "setup ip,brstackoff");
+	check(&ps, &s, "           40164b 0x1646/0x1640/-/-/-/0/  0xffffffff81000000/0x1000/-/-/-/65535/ARCH_1 ", "brstackoff");
+	ok(setup(&ps, Fod, 0, ev, NLOOPS, 2) != NULL, "setup ip,dso,brstackoff");
+	check(&ps, &s, "           40164b (/bin/loops) 0x1646(/bin/loops)/0x1640(/bin/loops)/-/-/-/0/  0xffffffff81000000([unknown])/0x1000(/bin/loops)/-/-/-/65535/ARCH_1 ", "brstackoff dso");
+	/* "if (!(br && br->nr)) return 0;" */
+	s.brstack_nr = 0;
+	check(&ps, &s, "           40164b (/bin/loops)", "no entries");
+	/* default fields +brstack; the callchain first ("\n" after each frame) */
+	s.brstack_nr = 1;
+	s.insn_len = 0;
+	ok(setup(&ps, Fp, 0, ev, NLOOPS, 2) != NULL, "setup +brstack");
+	check(&ps, &s, "           loops 13625 [000]  2000.001044:      57245      instructions:uH:            40164b count_down+0xb (/bin/loops) 0x401646(/bin/loops)/0x401640(/bin/loops)/-/-/-/0/ ", "+brstack");
+	ev[3].sample_type |= PTD_SAMPLE_CALLCHAIN;
+	ok(setup(&ps, Fp, 0, ev, NLOOPS, 2) != NULL, "setup +brstack, callchain");
+	s.callchain = fr;
+	s.callchain_nr = 1;
+	check(&ps, &s, "loops 13625 [000]  2000.001044:      57245      instructions:uH: \n\t            164b count_down+0xb (/bin/loops)\n 0x401646(/bin/loops)/0x401640(/bin/loops)/-/-/-/0/ ", "+brstack after a callchain");
+	/* evsel__check_attr() has no check for these: an event without branch
+	 * stacks prints nothing for them, and nothing is said */
+	err_open();
+	ptd_script_init(&ps);
+	ok(!ptd_script_parse_fields(&ps, "ip,brstack", errf) &&
+	   !ptd_script_setup(&ps, ev_loops, NLOOPS, 2, 1, errf), "brstack without branch stacks");
+	is_str(err_text(), "", "brstack without branch stacks: no message");
+	err_close();
+	/* branches go through perf_sample__fprintf_bts, which has no brstack */
+	ok(setup(&ps, Fbts, 0, ev, NLOOPS, 2) != NULL, "setup ip,addr,brstack");
+	s = S(EV_BR, "loops", 13625, 0, T0, BR | IPF(CALL), 0x40152b, U, 0x402890, U);
+	s.brstack = br;
+	s.brstack_nr = 1;
+	check(&ps, &s, "           40152b =>           402890", "no brstack for branches");
+	/* brstackinsn: perf's check on files without AUX data, else ours */
+	ptd_script_init(&ps);
+	err_open();
+	ok(!ptd_script_parse_fields(&ps, Fi[0], errf) &&
+	   ptd_script_setup(&ps, ev_file, 1, 1, 0, errf) == -PTD_E_INVAL, "brstackinsn, no -b");
+	is_str(err_text(), "Display of branch stack assembler requested, but non all-branch filter set\nHint: run 'perf record -b ...'\n", "brstackinsn, no -b: message");
+	err_close();
+	ps.branch_sample_type = 1 << 3;   /* PERF_SAMPLE_BRANCH_ANY */
+	err_open();
+	ok(ptd_script_setup(&ps, ev_file, 1, 1, 0, errf) == -PTD_E_UNSUPPORTED, "brstackinsn: ours");
+	is_str(err_text(), "ptdecode: perf script field 'brstackinsn' is not supported\n",
+	       "brstackinsn: not printed");
+	err_close();
+
+	/* --format=json */
+	s = S(&ev[3], "loops", 13625, 0, 2000001044430ULL, 0, 0x40164b, L("count_down", 0xb, LOOPS),
+	      0, U);
+	s.brstack = br + 3;
+	s.brstack_nr = 3;
+	f = open_memstream(&buf, &len);
+	ptd_json_print_sample(f, "instruction", &s, NULL, NULL, 0);
+	fclose(f);
+	got = strstr(buf, ",\"brstack\"");
+	is_str(got, ",\"brstack\":[{\"from\":\"0x40165c\",\"from_sym\":\"count_down\",\"from_symoff\":28,\"from_dso\":\"/bin/loops\",\"to\":\"0x401643\",\"to_sym\":\"count_down\",\"to_symoff\":3,\"to_dso\":\"/bin/loops\",\"mispred\":true,\"predicted\":true,\"in_tx\":false,\"abort\":false,\"cycles\":0,\"type\":\"SYSCALL\"},"
+	       "{\"from\":\"0x40165e\",\"from_sym\":\"count_down\",\"from_symoff\":30,\"from_dso\":\"/bin/loops\",\"to\":\"0x401644\",\"to_sym\":\"count_down\",\"to_symoff\":4,\"to_dso\":\"/bin/loops\",\"mispred\":false,\"predicted\":false,\"in_tx\":true,\"abort\":true,\"cycles\":123,\"type\":\"COND\"},"
+	       "{\"from\":\"0xffffffff81000000\",\"from_sym\":null,\"from_dso\":null,\"to\":\"0x401000\",\"to_sym\":null,\"to_dso\":\"/bin/loops\",\"mispred\":false,\"predicted\":false,\"in_tx\":false,\"abort\":false,\"cycles\":65535,\"type\":\"ARCH_1\"}]}\n", "json brstack");
+	free(buf);
+}
+#undef BRB
+
 /* -F arguments perf refuses or warns about: perf script -i loops.data
  * --symfs . --itrace=b -F ARG, its stderr (before the usage text) */
 static void test_bad_fields(void)
@@ -644,6 +777,7 @@ int main(void)
 	test_callchain();
 	test_magic_trace();
 	test_auxerr();
+	test_brstack();
 	test_bad_fields();
 	test_empty();
 	return done_testing();
