@@ -225,7 +225,7 @@ int ptd_ptq_sample(struct ptd_ptq *q, struct queue *pq)
 	pq->sample_ipc = !!(st->flags & PDEC_SAMPLE_IPC);
 	if (q->cfg->pwr_events) {
 		if (st->type & PDEC_PSB_EVT) {
-			prep(q, pq, &s, PTD_SYN_PSB);
+			prep_p(q, pq, &s, PTD_SYN_PSB);
 			s.flags = 0;
 			put_le64(s.raw + 4, st->psb_offset);
 			s.raw_size = 12;
@@ -233,8 +233,7 @@ int ptd_ptq_sample(struct ptd_ptq *q, struct queue *pq)
 				return rc;
 		}
 		if (st->cbr != pq->cbr_seen) {
-			prep(q, pq, &s, PTD_SYN_CBR);
-			s.flags = s.ip ? s.flags : 0;
+			prep_p(q, pq, &s, PTD_SYN_CBR);
 			put_le32(s.raw, (uint32_t)(uint16_t)st->cbr_payload | q->conf.max_non_turbo_ratio << 16);
 			put_le32(s.raw + 4, (uint32_t)((st->cbr & 0xff) * q->conf.cbr2khz));
 			s.raw_size = 12;

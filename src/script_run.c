@@ -66,6 +66,7 @@ struct run {
 	uint64_t aux_lost, aux_partial, aux_collision;
 	uint64_t nr_synth_attrs, nr_synth;   /* perf counts these among the events processed */
 	struct ptd_script_frame frames[CHAIN_MAX];
+	struct ptd_script_branch brs[PTD_ITRACE_MAX_LAST_BRANCH_SZ];
 	int32_t first_tid;
 };
 
@@ -134,6 +135,22 @@ static const struct ptd_map *resolve(struct run *r, int32_t pid, uint64_t addr, 
 		loc->symoff = symoff;
 	}
 	return map;
+}
+
+/* perf's map__map_ip() as brstackoff applies it: the address in the file
+ * of its map, unless perf adjusts the dso's symbols (an ET_EXEC file: its
+ * addresses are the file's). */
+static uint64_t map_ip(struct run *r, const struct ptd_map *map, uint64_t addr)
+{
+	struct ptd_dsofile *f;
+
+	if (!map)
+		return addr;
+	f = ptd_dsofiles_get(r->files, map);
+	if (f && f->data && f->size >= 18 && !memcmp(f->data, "\177ELF", 4) &&
+	    (f->data[5] == 2 ? (f->data[16] << 8 | f->data[17]) : (f->data[16] | f->data[17] << 8)) == 2)
+		return addr;
+	return addr - map->start + map->pgoff;
 }
 
 /* perf's cpu list ("0-2,4"): bits of cpus set; 0, or -1 when malformed */
@@ -273,12 +290,35 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 		s.callchain = r->frames;
 		s.callchain_nr = i;
 	}
+	if (sy->brstack_nr) {
+		size_t i;
+
+		for (i = 0; i < sy->brstack_nr && i < PTD_ITRACE_MAX_LAST_BRANCH_SZ; i++) {
+			struct ptd_script_branch *b = &r->brs[i];
+			const struct ptd_map *map;
+
+			memset(b, 0, sizeof(*b));
+			b->from = sy->brstack[i].from;
+			b->to = sy->brstack[i].to;
+			b->in_tx = sy->brstack[i].in_tx;
+			b->abort = sy->brstack[i].abort;
+			map = resolve(r, sy->pid, b->from, sy->now, &b->from_loc);
+			b->from_off = map_ip(r, map, b->from);
+			map = resolve(r, sy->pid, b->to, sy->now, &b->to_loc);
+			b->to_off = map_ip(r, map, b->to);
+		}
+		s.brstack = r->brs;
+		s.brstack_nr = i;
+	}
 	resolve(r, sy->pid, sy->ip, sy->now, &s.ip_loc);
 	resolve(r, sy->pid, sy->addr, sy->now, &s.addr_loc);
 	if (r->json) {
 		static const char *const types[] = {
 			[PTD_SYN_BRANCH] = "branch", [PTD_SYN_INSN] = "instruction",
 			[PTD_SYN_PSB] = "psb", [PTD_SYN_CBR] = "cbr",
+			[PTD_SYN_TRANSACTION] = "transaction", [PTD_SYN_PTWRITE] = "ptwrite",
+			[PTD_SYN_MWAIT] = "mwait", [PTD_SYN_PWRE] = "pwre", [PTD_SYN_EXSTOP] = "exstop",
+			[PTD_SYN_PWRX] = "pwrx",
 		};
 		struct ptd_script_loc locs[CHAIN_MAX];
 		size_t i;

@@ -98,3 +98,21 @@ same_as_perf() {
 	[ -z "$bad" ]
 	ok $? "$name: ptdecode prints what perf script prints ($nruns runs, $nlines lines)${bad:+; differ:$bad}"
 }
+
+# run_both NAME ARGS...: perf script and ptdecode on the same arguments
+run_both() {
+	name=$1; shift
+	perf script "$@" >"$TMP/p.out" 2>"$TMP/p.err"
+	"$PTDECODE" "$@" >"$TMP/o.out" 2>"$TMP/o.err"
+	st=$?
+	if [ $st -ne 0 ]; then
+		ok 1 "$name (ptdecode exit $st: $(head -c 300 "$TMP/o.err"))"
+		return
+	fi
+	if cmp -s "$TMP/p.out" "$TMP/o.out" && cmp -s "$TMP/p.err" "$TMP/o.err"; then
+		ok 0 "$name ($(wc -l <"$TMP/p.out") lines)"
+	else
+		ok 1 "$name"
+		{ diff "$TMP/p.out" "$TMP/o.out"; diff "$TMP/p.err" "$TMP/o.err"; } | head -20 | diag
+	fi
+}
