@@ -29,6 +29,7 @@ void ptd_options_usage(FILE *out)
 	      "  --insn-trace, --call-trace, --call-ret-trace   perf script's shortcuts\n"
 	      "  -C, --cpu LIST    only these CPUs (0-2,4), as perf script -C\n"
 	      "  --pid LIST, --tid LIST   only samples of these processes / threads\n"
+	      "  --time RANGES     only samples in these perf time ranges (START,STOP ...)\n"
 	      "  --symfs DIR       look for the recorded binaries under DIR\n"
 	      "  --buildid-dir DIR the build-id cache (default ~/.debug)\n"
 	      "\n"
@@ -69,7 +70,7 @@ enum {
 	OPT_PT = 256, OPT_RAW, OPT_ELF, OPT_CPU, OPT_FORMAT, OPT_EVENT_IP, OPT_EVENT_TIME,
 	OPT_EVENT_TICK, OPT_STAT, OPT_STAT_INSN, OPT_INSN_DECODER, OPT_BACKEND,
 	OPT_ITRACE = 512, OPT_NS, OPT_SYMFS, OPT_BUILDID_DIR, OPT_INSN_TRACE, OPT_CALL_TRACE,
-	OPT_CALL_RET_TRACE, OPT_PID, OPT_TID,
+	OPT_CALL_RET_TRACE, OPT_PID, OPT_TID, OPT_TIME,
 };
 
 /* Options handed to the backend by name: the long option name is the key. */
@@ -134,6 +135,7 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 		{ "call-ret-trace", optional_argument, NULL, OPT_CALL_RET_TRACE },
 		{ "pid", required_argument, NULL, OPT_PID },
 		{ "tid", required_argument, NULL, OPT_TID },
+		{ "time", required_argument, NULL, OPT_TIME },
 		BACKEND("mtc-freq"), BACKEND("nom-freq"),
 		BACKEND("cpuid-0x15.eax"), BACKEND("cpuid-0x15.ebx"),
 		BACKEND("filter:addr0_cfg"), BACKEND("filter:addr0_a"), BACKEND("filter:addr0_b"),
@@ -203,6 +205,9 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 			break;
 		case OPT_PID:
 			o->pid_list = optarg;
+			break;
+		case OPT_TIME:
+			o->time_str = optarg;
 			break;
 		case OPT_TID:
 			o->tid_list = optarg;

@@ -52,6 +52,7 @@ struct ptd_options {
 	const char *buildid_dir;              /* --buildid-dir DIR */
 	const char *cpu_list;                 /* -C / --cpu LIST (without --pt) */
 	const char *pid_list, *tid_list;      /* --pid, --tid */
+	const char *time_str;                 /* --time */
 };
 
 /* Parse argv.  Returns 0, or -PTD_E_INVAL (-PTD_E_NOMEM) with a message

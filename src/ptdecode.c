@@ -66,6 +66,7 @@ static int run_script(const struct ptd_options *o)
 	so.cpu_list = o->cpu_list;
 	so.pid_list = o->pid_list;
 	so.tid_list = o->tid_list;
+	so.time_str = o->time_str;
 	return ptd_script_run(&so, stdout);
 #else
 	fprintf(stderr, "ptdecode: decoding perf.data traces needs libipt and capstone, "

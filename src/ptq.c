@@ -50,6 +50,7 @@ void ptd_ptq_free(struct ptd_ptq *q)
 	ptd_tstacks_fini(&q->stacks);
 	free(q->chain);
 	free(q->br);
+	free(q->tsc_ranges);
 	free(q);
 }
 
@@ -277,6 +278,46 @@ out:
 	return 0;
 }
 
+/* perf's intel_pt_next_time: the next range end or start; 0 when none. */
+static int next_time(struct ptd_ptq *q, struct queue *pq)
+{
+	if (pq->sel_start) {
+		pq->sel_start = 0;
+		pq->sel_timestamp = q->tsc_ranges[pq->sel_idx].end;
+		return 1;
+	}
+	if (pq->sel_idx + 1 < q->cfg->nranges) {
+		pq->sel_start = 1;
+		pq->sel_timestamp = q->tsc_ranges[++pq->sel_idx].start;
+		return 1;
+	}
+	return 0;
+}
+
+/* perf's intel_pt_time_filter (without its fast-forward): no sample before
+ * a range starts; 1 to stop decoding after the last range. */
+static int time_filter(struct ptd_ptq *q, struct queue *pq)
+{
+	for (;;) {
+		if (pq->sel_start) {
+			if (pq->timestamp >= pq->sel_timestamp) {
+				next_time(q, pq);
+				if (!pq->sel_timestamp)
+					return 0;
+				continue;
+			}
+			pq->have_sample = 0;
+			return 0;
+		}
+		if (pq->timestamp <= pq->sel_timestamp)
+			return 0;
+		if (!next_time(q, pq)) {
+			pq->have_sample = 0;
+			return 1;
+		}
+	}
+}
+
 /* perf's intel_pt_run_decoder: 0 when *ts was reached, 1 at the end. */
 static int run_decoder(struct ptd_ptq *q, struct queue *pq, uint64_t *ts)
 {
@@ -306,6 +347,8 @@ static int run_decoder(struct ptd_ptq *q, struct queue *pq, uint64_t *ts)
 			pq->timestamp = st->est_timestamp;   /* estimated upon return to user space */
 		else if (st->timestamp > pq->timestamp)
 			pq->timestamp = st->timestamp;
+		if (pq->sel_timestamp && time_filter(q, pq))
+			return 1;
 		if (!q->conf.timeless && pq->timestamp >= *ts) {
 			*ts = pq->timestamp;
 			return 0;
@@ -399,6 +442,10 @@ static int setup_queues(struct ptd_ptq *q, const struct pdec_params *pp)
 		pq->tid = a->tid;
 		pq->pid = -1;
 		pq->cbr_seen = UINT32_MAX;
+		if (q->tsc_ranges) {   /* perf's intel_pt_setup_time_range */
+			pq->sel_start = !!q->tsc_ranges[0].start;
+			pq->sel_timestamp = pq->sel_start ? q->tsc_ranges[0].start : q->tsc_ranges[0].end;
+		}
 		p.walk = walk;
 		p.get_trace = get_trace;
 		p.ctx = pq;
@@ -475,6 +522,13 @@ int ptd_ptq_run(struct ptd_ptq *q, struct ptd_session *s, const struct ptd_ptq_c
 		q->stacks.br_sz = cfg->last_branch_sz;
 	}
 	q->stacks.no_callstack = !cfg->callchain && !cfg->thread_stack;
+	if (cfg->nranges && !q->conf.timeless) {
+		q->tsc_ranges = calloc(cfg->nranges, sizeof(*q->tsc_ranges));
+		if (!q->tsc_ranges)
+			return ptd_err_set(err, PTD_E_NOMEM, "out of memory starting the Intel PT decoder");
+		if ((rc = ptd_timerange_to_tsc(cfg->ranges, cfg->nranges, &q->conf.tc, q->tsc_ranges, err)))
+			return rc;
+	}
 	if (!q->pinsn || (cfg->callchain && cfg->callchain_sz && !q->chain) || (q->stacks.br_sz && !q->br))
 		return ptd_err_set(err, PTD_E_NOMEM, "out of memory starting the Intel PT decoder");
 	for (i = 0; i < q->noted.len; i++) {

@@ -14,7 +14,8 @@
  * end, and its samples carry no time; ptd_ptq_run does the same.
  *
  * Not done (see pdec.h for the decoder): sampling mode (AUX samples),
- * --time filters, sync_switch for kernel traces. */
+ * the fast-forward of --time (decoding starts at the trace's start; samples
+ * before a range are dropped), sync_switch for kernel traces. */
 #ifndef PTD_PTQ_H
 #define PTD_PTQ_H
 
@@ -25,6 +26,7 @@
 #include "formats/perf/reader.h"
 #include "dsofiles.h"
 #include "session.h"
+#include "timerange.h"
 #include "tstack.h"
 
 enum ptd_synth_kind {
@@ -79,6 +81,8 @@ struct ptd_ptq_cfg {
 	int max_loops;              /* 0: perf's default */
 	unsigned quick;             /* q: 1 hop, 2 leap (pdec.h) */
 	int timeless;               /* Z: decode without timestamps */
+	const struct ptd_timerange *ranges;   /* --time: perf time ranges (borrowed) */
+	size_t nranges;
 	int callchain;              /* g: call chains on instruction samples */
 	unsigned callchain_sz;      /* g's N */
 	int thread_stack;           /* keep call stacks (callchain or -F callindent) */

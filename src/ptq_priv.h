@@ -42,6 +42,9 @@ struct queue {
 	uint64_t last_insn_cnt, ipc_insn_cnt, ipc_cyc_cnt;
 	uint64_t last_br_insn_cnt, last_br_cyc_cnt, last_in_insn_cnt, last_in_cyc_cnt;
 	int sample_ipc;
+	uint64_t sel_timestamp;       /* --time: the next range start or end (TSC), 0 none */
+	size_t sel_idx;
+	int sel_start;                /* sel_timestamp is a start */
 };
 
 struct heap_item { uint32_t nr; uint64_t ordinal; };
@@ -64,6 +67,7 @@ struct ptd_ptq {
 	struct ptd_tstacks stacks;
 	uint64_t *chain;              /* callchain_sz entries */
 	struct ptd_tstack_br *br;     /* last_branch_sz entries */
+	struct ptd_timerange *tsc_ranges;   /* cfg->ranges in TSC */
 	int stop;                     /* fn's non-zero value */
 };
 

@@ -24,6 +24,7 @@
 #include "session.h"
 #include "symbols.h"
 #include "symfile.h"
+#include "timerange.h"
 
 #define SAMPLE_MASK (PTD_SAMPLE_IP | PTD_SAMPLE_TID | PTD_SAMPLE_TIME | PTD_SAMPLE_ADDR | \
 		     PTD_SAMPLE_ID | PTD_SAMPLE_STREAM_ID | PTD_SAMPLE_CPU | PTD_SAMPLE_PERIOD | \
@@ -62,6 +63,8 @@ struct run {
 	int have_cpus;
 	int32_t pids[MAX_IDS], tids[MAX_IDS];
 	int npids, ntids;             /* -1: no filter */
+	struct ptd_timerange *ranges; /* --time */
+	size_t nranges;
 	unsigned nr_errors[2];
 	uint64_t aux_lost, aux_partial, aux_collision;
 	uint64_t nr_synth_attrs, nr_synth;   /* perf counts these among the events processed */
@@ -242,7 +245,8 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 	    (sy->cpu >= MAX_CPUS || !(r->cpus[sy->cpu / 8] & (1u << (sy->cpu % 8)))))
 		return 0;
 	if ((r->npids >= 0 && !in_ids(r->pids, r->npids, sy->pid)) ||
-	    (r->ntids >= 0 && !in_ids(r->tids, r->ntids, sy->tid)))
+	    (r->ntids >= 0 && !in_ids(r->tids, r->ntids, sy->tid)) ||
+	    ptd_timerange_skip(r->ranges, r->nranges, sy->time))
 		return 0;
 	memset(&s, 0, sizeof(s));
 	switch (sy->kind) {
@@ -546,6 +550,16 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 		fprintf(stderr, "ptdecode: %s: %s\n", o->input, err.msg[0] ? err.msg : ptd_strerror(rc));
 		goto out;
 	}
+	if (o->time_str) {
+		const struct ptd_features *ft = ptd_reader_features(r.s->reader);
+
+		if (ptd_timerange_parse(o->time_str, ft->first_sample_time, ft->last_sample_time, 0,
+					&r.ranges, &r.nranges, &err)) {
+			fprintf(stderr, "%s\n", err.msg);
+			status = 1;
+			goto out;
+		}
+	}
 	if (setup_events(&r, &it, &err)) {
 		status = 1;
 		goto out;
@@ -574,6 +588,8 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	cfg.thread_stack = it.callchain || it.thread_stack;
 	cfg.last_branch = it.last_branch;
 	cfg.last_branch_sz = it.last_branch_sz;
+	cfg.ranges = r.ranges;
+	cfg.nranges = r.nranges;
 	cfg.files = r.files;
 	if (it.dont_decode) {
 		status = 0;
@@ -600,5 +616,6 @@ out:
 	ptd_ptq_free(r.q);
 	ptd_dsofiles_free(r.files);
 	ptd_symcache_free(r.syms);
+	free(r.ranges);
 	return status;
 }

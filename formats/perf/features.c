@@ -249,6 +249,11 @@ int ptd_features_parse(struct ptd_features *f, unsigned bit, const uint8_t *p,
 		f->total_mem = ptd_cur_u64(&c);
 		rc = c.bad ? -1 : 0;
 		break;
+	case PTD_FEAT_SAMPLE_TIME:
+		f->first_sample_time = ptd_cur_u64(&c);
+		f->last_sample_time = ptd_cur_u64(&c);
+		rc = c.bad ? -1 : 0;
+		break;
 	case PTD_FEAT_CMDLINE: rc = parse_cmdline(f, &c); break;
 	case PTD_FEAT_PMU_MAPPINGS: rc = parse_pmu_mappings(f, &c); break;
 	case PTD_FEAT_BUILD_ID: rc = parse_build_ids(f, &c); break;

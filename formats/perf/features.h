@@ -34,6 +34,7 @@ struct ptd_features {
 	int have_nrcpus;
 	uint32_t nr_cpus_avail, nr_cpus_online;
 	uint64_t total_mem;      /* kB */
+	uint64_t first_sample_time, last_sample_time;   /* SAMPLE_TIME, 0 when absent */
 	char **cmdline; uint32_t nr_cmdline;
 	struct ptd_pmu_mapping *pmus; uint32_t nr_pmus;
 	struct ptd_buildid *buildids; size_t nr_buildids;
