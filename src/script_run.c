@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/err.h"
+#include "disasm.h"
 #include "dsofiles.h"
 #include "formats/out/json.h"
 #include "formats/out/script.h"
@@ -57,6 +58,8 @@ struct run {
 	char names[EV_NSYNTH][64];
 	struct ptd_dsofiles *files;
 	struct ptd_symcache *syms;
+	struct ptd_disasm *dis;       /* -F disasm */
+	char distext[256];
 	FILE *out;
 	int json;
 	uint8_t cpus[MAX_CPUS / 8];
@@ -156,6 +159,26 @@ static uint64_t map_ip(struct run *r, const struct ptd_map *map, uint64_t addr)
 	return addr - map->start + map->pgoff;
 }
 
+/* perf 6.10's disasm text: capstone's AT&T "mnemonic operands", or
+ * "mnemonic sym+0xoff" when the one operand is an immediate inside a
+ * symbol; NULL when capstone cannot decode it (the bytes are printed). */
+static const char *disasm(struct run *r, const struct ptd_synth *sy, const struct ptd_map *map)
+{
+	struct ptd_disasm_insn in;
+	struct ptd_script_loc loc;
+	struct ptd_dsofile *f = map ? ptd_dsofiles_get(r->files, map) : NULL;
+
+	if (ptd_disasm_insn(r->dis, sy->insn, sy->insn_len, sy->ip, f && f->data ? f->is_64_bit : 1,
+			    &in))
+		return NULL;
+	if (in.has_imm && (resolve(r, sy->pid, in.imm, sy->now, &loc), loc.sym))
+		snprintf(r->distext, sizeof(r->distext), "%s %s+0x%" PRIx64, in.mnemonic, loc.sym,
+			 loc.symoff);
+	else
+		snprintf(r->distext, sizeof(r->distext), "%s %s", in.mnemonic, in.op_str);
+	return r->distext;
+}
+
 /* perf's cpu list ("0-2,4"): bits of cpus set; 0, or -1 when malformed */
 static int parse_cpus(const char *s, uint8_t *bits)
 {
@@ -220,6 +243,7 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 	struct run *r = ctx;
 	struct ptd_script_sample s;
 	const struct ptd_thread *t;
+	const struct ptd_map *map;
 
 	r->nr_synth++;
 	if (sy->kind == PTD_SYN_ERROR) {
@@ -286,10 +310,10 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 		size_t i;
 
 		for (i = 0; i < sy->callchain_nr && i < CHAIN_MAX; i++) {
-			const struct ptd_map *map = resolve(r, sy->pid, sy->callchain[i], sy->now,
-							    &r->frames[i].loc);
+			const struct ptd_map *fm = resolve(r, sy->pid, sy->callchain[i], sy->now,
+							   &r->frames[i].loc);
 
-			r->frames[i].addr = map ? sy->callchain[i] - map->start + map->pgoff : sy->callchain[i];
+			r->frames[i].addr = fm ? sy->callchain[i] - fm->start + fm->pgoff : sy->callchain[i];
 		}
 		s.callchain = r->frames;
 		s.callchain_nr = i;
@@ -299,23 +323,25 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 
 		for (i = 0; i < sy->brstack_nr && i < PTD_ITRACE_MAX_LAST_BRANCH_SZ; i++) {
 			struct ptd_script_branch *b = &r->brs[i];
-			const struct ptd_map *map;
+			const struct ptd_map *bm;
 
 			memset(b, 0, sizeof(*b));
 			b->from = sy->brstack[i].from;
 			b->to = sy->brstack[i].to;
 			b->in_tx = sy->brstack[i].in_tx;
 			b->abort = sy->brstack[i].abort;
-			map = resolve(r, sy->pid, b->from, sy->now, &b->from_loc);
-			b->from_off = map_ip(r, map, b->from);
-			map = resolve(r, sy->pid, b->to, sy->now, &b->to_loc);
-			b->to_off = map_ip(r, map, b->to);
+			bm = resolve(r, sy->pid, b->from, sy->now, &b->from_loc);
+			b->from_off = map_ip(r, bm, b->from);
+			bm = resolve(r, sy->pid, b->to, sy->now, &b->to_loc);
+			b->to_off = map_ip(r, bm, b->to);
 		}
 		s.brstack = r->brs;
 		s.brstack_nr = i;
 	}
-	resolve(r, sy->pid, sy->ip, sy->now, &s.ip_loc);
+	map = resolve(r, sy->pid, sy->ip, sy->now, &s.ip_loc);
 	resolve(r, sy->pid, sy->addr, sy->now, &s.addr_loc);
+	if (r->dis && sy->insn_len)
+		s.disasm = disasm(r, sy, map);
 	if (r->json) {
 		static const char *const types[] = {
 			[PTD_SYN_BRANCH] = "branch", [PTD_SYN_INSN] = "instruction",
@@ -591,6 +617,10 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	cfg.ranges = r.ranges;
 	cfg.nranges = r.nranges;
 	cfg.files = r.files;
+	if ((r.ps.out[PTD_SCRIPT_OT_HW].fields & PTD_SCRIPT_DISASM) && !(r.dis = ptd_disasm_new())) {
+		fprintf(stderr, "ptdecode: out of memory\n");
+		goto out;
+	}
 	if (it.dont_decode) {
 		status = 0;
 		goto out;
@@ -617,5 +647,6 @@ out:
 	ptd_dsofiles_free(r.files);
 	ptd_symcache_free(r.syms);
 	free(r.ranges);
+	ptd_disasm_free(r.dis);
 	return status;
 }

@@ -283,7 +283,8 @@ static void put_callindent(struct ptd_script *ps, const struct ptd_script_out *o
 		fprintf(out, "%*s", ps->spacing - len, "");
 }
 
-/* perf_sample__fprintf_insn() without the branch stack parts */
+/* perf_sample__fprintf_insn() without the branch stack parts, and the
+ * disasm field of later perf versions */
 static void put_insn(const struct ptd_script_out *o, FILE *out, const struct ptd_script_sample *s)
 {
 	unsigned i;
@@ -294,6 +295,15 @@ static void put_insn(const struct ptd_script_out *o, FILE *out, const struct ptd
 		fputs(" insn:", out);
 		for (i = 0; i < s->insn_len; i++)
 			fprintf(out, " %02x", s->insn[i]);
+	}
+	/* perf 6.10's disasm (capstone's text, else the bytes) */
+	if (PF(DISASM) && s->insn_len) {
+		fputs("\t\t", out);
+		if (s->disasm)
+			fputs(s->disasm, out);
+		else
+			for (i = 0; i < s->insn_len; i++)
+				fprintf(out, i ? " %02x" : "%02x", s->insn[i]);
 	}
 }
 

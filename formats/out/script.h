@@ -83,6 +83,7 @@ enum ptd_script_otype {
 #define PTD_SCRIPT_BRSTACKINSNLEN  (1ULL << 36)
 #define PTD_SCRIPT_MACHINE_PID     (1ULL << 37)
 #define PTD_SCRIPT_VCPU            (1ULL << 38)
+#define PTD_SCRIPT_DISASM          (1ULL << 39)   /* not in perf 6.1: perf 6.10's, with capstone */
 
 /* perf's attr.config of PTD_SCRIPT_TYPE_SYNTH events (enum perf_synth_id) */
 enum {
@@ -192,6 +193,7 @@ struct ptd_script_sample {
 	                             * depth is raised by one here, as perf does */
 	const uint8_t *raw;         /* PERF_SAMPLE_RAW payload after its u32 size */
 	uint32_t raw_size;          /*  (synth events: perf's perf_synth_intel_* less 4) */
+	const char *disasm;         /* -F disasm: the instruction's text; NULL prints its bytes */
 	const struct ptd_script_frame *callchain; /* NULL: none */
 	size_t callchain_nr;
 	uint64_t weight, phys_addr;

@@ -36,6 +36,7 @@ static const struct { const char *str; uint64_t field; } fieldnames[] = {
 	{ "code_page_size", F(CODE_PAGE_SIZE) }, { "ins_lat", F(INS_LAT) },
 	{ "brstackinsnlen", F(BRSTACKINSNLEN) },
 	{ "machine_pid", F(MACHINE_PID) }, { "vcpu", F(VCPU) },
+	{ "disasm", F(DISASM) },
 };
 #define NFIELDNAMES (sizeof(fieldnames) / sizeof(fieldnames[0]))
 
