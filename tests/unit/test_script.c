@@ -704,7 +704,7 @@ static void test_bad_fields(void)
 {
 	static const struct { const char *F[3]; int rc; const char *err; } B[] = {
 		{ { "foo" }, -1, "Invalid field requested.\n" },
-		{ { "+disasm" }, -1, "Invalid field requested.\n" },
+		{ { "+disasmx" }, -1, "Invalid field requested.\n" },
 		{ { "bogus:ip" }, -1, "Invalid event type in field string.\n" },
 		{ { "ip,+sym" }, -1, "Cannot mix +-field with overridden fields\n" },
 		{ { "hw:ip,-sym" }, -1, "Cannot mix +-field with overridden fields\n" },
