@@ -93,14 +93,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s\n", err.msg);
 		return err.code == PTD_E_INVAL ? PTD_TIMERANGE_PERF_EXIT : 1;
 	}
-	if (keep)
-		return keep_lines(r, n, reltime);
+	if (keep) {
+		c = keep_lines(r, n, reltime);
+		free(r);
+		return c;
+	}
 	for (i = 0; i < n; i++)
 		printf("%" PRIu64 " %" PRIu64 "\n", r[i].start, r[i].end);
 	if (have_tc) {
 		tsc = calloc(n, sizeof(*tsc));
 		if (!tsc || ptd_timerange_to_tsc(r, n, &tc, tsc, &err) < 0) {
 			fprintf(stderr, "%s\n", tsc ? err.msg : "out of memory");
+			free(tsc);
+			free(r);
 			return 1;
 		}
 		for (i = 0; i < n; i++) {
