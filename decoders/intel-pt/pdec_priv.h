@@ -115,6 +115,14 @@ int pdec_walk_fup(struct ptd_pdec *d);
 int pdec_walk_tip(struct ptd_pdec *d);
 int pdec_walk_tnt(struct ptd_pdec *d);
 
+/* pdec_trace.c */
+int pdec_walk_fup_tip(struct ptd_pdec *d);
+int pdec_walk_psbend(struct ptd_pdec *d);
+
+/* pdec_hop.c: what walk_trace does with the packet in quick mode */
+enum { PDEC_HOP_PROCESS, PDEC_HOP_IGNORE, PDEC_HOP_RETURN, PDEC_HOP_AGAIN };
+int pdec_hop_trace(struct ptd_pdec *d, bool *no_tip, int *err);
+
 /* pdec_time.c */
 void pdec_calc_tsc_timestamp(struct ptd_pdec *d);
 void pdec_calc_tma(struct ptd_pdec *d);

@@ -11,7 +11,7 @@ static void mode_exec_status(struct ptd_pdec *d)
 	(void)d;   /* the execution mode's interrupt flag needs event trace */
 }
 
-static int walk_fup_tip(struct ptd_pdec *d)
+int pdec_walk_fup_tip(struct ptd_pdec *d)
 {
 	int err;
 
@@ -94,7 +94,7 @@ static int walk_fup_tip(struct ptd_pdec *d)
 }
 
 /* The rest of a PSB+ once synchronized. */
-static int walk_psbend(struct ptd_pdec *d)
+int pdec_walk_psbend(struct ptd_pdec *d)
 {
 	int err;
 
@@ -153,7 +153,7 @@ static int psb(struct ptd_pdec *d)
 	d->psb_ip = 0;
 	d->have_last_ip = true;
 	pdec_clear_stack(d);
-	err = walk_psbend(d);
+	err = pdec_walk_psbend(d);
 	if (err)
 		return err;
 	d->state.type = PDEC_PSB_EVT;
@@ -275,87 +275,6 @@ static int fup_bound(struct ptd_pdec *d, bool *flag, bool *no_tip)
 	return 0;
 }
 
-enum { HOP_PROCESS, HOP_IGNORE, HOP_RETURN, HOP_AGAIN };
-
-/* Quick modes (perf's hop and leap): TNT ignored, no code walked; the ip
- * comes from FUPs and TIPs (hop), or only from the FUP of each PSB+ when
- * leaping from PSB to PSB. */
-static int hop_trace(struct ptd_pdec *d, bool *no_tip, int *err)
-{
-	*err = 0;
-	if (d->p.quick >= 2 && !d->in_psb && d->packet.type != PK_PSB) {
-		*err = pdec_scan_for_psb(d);
-		if (*err)
-			return HOP_RETURN;
-	}
-	switch (d->packet.type) {
-	case PK_TNT:
-		return HOP_IGNORE;
-	case PK_TIP_PGD:
-		d->pge = false;
-		if (!d->packet.count) {
-			pdec_set_nr(d);
-			return HOP_IGNORE;
-		}
-		pdec_set_ip(d);
-		d->state.type |= PDEC_TRACE_END;
-		d->state.from_ip = 0;
-		d->state.to_ip = d->ip;
-		pdec_update_nr(d);
-		return HOP_RETURN;
-	case PK_TIP:
-		if (!d->packet.count) {
-			pdec_set_nr(d);
-			return HOP_IGNORE;
-		}
-		pdec_set_ip(d);
-		d->state.type = PDEC_INSTRUCTION;
-		d->state.from_ip = d->ip;
-		d->state.to_ip = 0;
-		pdec_update_nr(d);
-		return HOP_RETURN;
-	case PK_FUP:
-		if (!d->packet.count)
-			return HOP_IGNORE;
-		pdec_set_ip(d);
-		if (d->set_fup_mwait || d->set_fup_pwre || !d->p.branch_enable || !d->pge)
-			*no_tip = true;
-		if (*no_tip) {
-			d->state.type = PDEC_INSTRUCTION;
-			d->state.from_ip = d->ip;
-			d->state.to_ip = 0;
-			pdec_fup_event(d, *no_tip);
-			return HOP_RETURN;
-		}
-		pdec_fup_event(d, *no_tip);
-		d->state.type |= PDEC_INSTRUCTION | PDEC_BRANCH;
-		*err = walk_fup_tip(d);
-		if (!*err && d->state.to_ip)
-			d->pkt_state = ST_RESAMPLE;
-		return HOP_RETURN;
-	case PK_PSB:
-		d->state.psb_offset = d->pos;
-		d->psb_ip = 0;
-		d->last_ip = 0;
-		d->have_last_ip = true;
-		*err = walk_psbend(d);
-		if (*err == -EAGAIN)
-			return HOP_AGAIN;
-		if (*err)
-			return HOP_RETURN;
-		d->state.type = PDEC_PSB_EVT;
-		if (d->psb_ip) {
-			d->state.type |= PDEC_INSTRUCTION;
-			d->ip = d->psb_ip;
-		}
-		d->state.from_ip = d->psb_ip;
-		d->state.to_ip = 0;
-		return HOP_RETURN;
-	default:
-		return HOP_PROCESS;
-	}
-}
-
 static int walk_trace(struct ptd_pdec *d)
 {
 	bool no_tip = false;
@@ -367,12 +286,12 @@ static int walk_trace(struct ptd_pdec *d)
 			return err;
 next:
 		if (d->p.quick) {
-			switch (hop_trace(d, &no_tip, &err)) {
-			case HOP_IGNORE:
+			switch (pdec_hop_trace(d, &no_tip, &err)) {
+			case PDEC_HOP_IGNORE:
 				continue;
-			case HOP_RETURN:
+			case PDEC_HOP_RETURN:
 				return err;
-			case HOP_AGAIN:
+			case PDEC_HOP_AGAIN:
 				goto next;
 			default:
 				break;
@@ -437,7 +356,7 @@ next:
 				no_tip = false;
 				break;
 			}
-			return walk_fup_tip(d);
+			return pdec_walk_fup_tip(d);
 		case PK_TRACESTOP:
 			d->pge = false;
 			d->continuous_period = false;
@@ -784,7 +703,7 @@ const struct ptd_pstate *ptd_pdec_decode(struct ptd_pdec *d)
 		case ST_FUP:
 			err = pdec_walk_fup(d);
 			if (err == -EAGAIN)
-				err = walk_fup_tip(d);
+				err = pdec_walk_fup_tip(d);
 			break;
 		case ST_FUP_NO_TIP:
 			err = pdec_walk_fup(d);
