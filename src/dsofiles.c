@@ -151,6 +151,11 @@ static void open_file(struct entry *e, const char *path)
 	e->f.data = m;
 	e->f.size = (uint64_t)st.st_size;
 	e->f.is_64_bit = st.st_size > 4 && !memcmp(m, "\177ELF", 4) ? ((const uint8_t *)m)[4] == 2 : 1;
+	if (st.st_size >= 18 && !memcmp(m, "\177ELF", 4)) {
+		const uint8_t *b = m;   /* e_type, in the file's byte order */
+
+		e->f.is_exec = (b[5] == 2 ? (b[16] << 8 | b[17]) : (b[16] | b[17] << 8)) == 2;
+	}
 }
 
 struct ptd_dsofile *ptd_dsofiles_get(struct ptd_dsofiles *f, const struct ptd_map *map)

@@ -19,6 +19,7 @@ struct ptd_dsofile {
 	const uint8_t *data;     /* its bytes (read-only mapping); NULL when none */
 	uint64_t size;
 	int is_64_bit;           /* ELFCLASS64, else 32-bit (and non-ELF files) */
+	int is_exec;             /* an ELF ET_EXEC file: its addresses are the run's */
 	/* for the trace decoder's use: perf reports a dso it cannot read twice,
 	 * then goes quiet about it */
 	int itrace_failed, itrace_seen;

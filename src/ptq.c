@@ -334,8 +334,7 @@ static int run_decoder(struct ptd_ptq *q, struct queue *pq, uint64_t *ts)
 			pq->timestamp = st->est_timestamp;
 			if (q->cfg->errors &&
 			    ptd_ptq_synth_error(q, st->err, pq->cpu, pq->pid, pq->tid, st->from_ip,
-					q->conf.timeless ? 0 :
-					ptd_tsc_to_perf_time(pq->timestamp, &q->conf.tc)))
+						ptd_ptq_time(q, pq->timestamp)))
 				return -1;
 			continue;
 		}

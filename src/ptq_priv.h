@@ -71,6 +71,12 @@ struct ptd_ptq {
 	int stop;                     /* fn's non-zero value */
 };
 
+/* A sample's perf time: none (0) when decoding without timestamps. */
+static inline uint64_t ptd_ptq_time(const struct ptd_ptq *q, uint64_t tsc)
+{
+	return q->conf.timeless ? 0 : ptd_tsc_to_perf_time(tsc, &q->conf.tc);
+}
+
 /* ptq_synth.c */
 void ptd_ptq_sample_flags(struct queue *pq);
 int ptd_ptq_sample(struct ptd_ptq *q, struct queue *pq);

@@ -76,7 +76,7 @@ static void prep(struct ptd_ptq *q, struct queue *pq, struct ptd_synth *s, int k
 	s->pid = pq->pid;
 	s->tid = pq->tid;
 	s->cpu = pq->cpu;
-	s->time = q->conf.timeless ? 0 : ptd_tsc_to_perf_time(pq->timestamp, &q->conf.tc);
+	s->time = ptd_ptq_time(q, pq->timestamp);
 	s->ip = pq->state->from_ip;
 	s->addr = pq->state->to_ip;
 	s->period = 1;

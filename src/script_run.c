@@ -47,6 +47,20 @@ enum {
 
 #define PT_CFG_PWR_EVT_EN (1ULL << 4)   /* intel_pt config: power events */
 
+/* Each kind of synthesized sample: its event, and its "type" in JSON. */
+static const struct { int ev; const char *json; } kinds[] = {
+	[PTD_SYN_BRANCH] = { EV_BRANCHES, "branch" },
+	[PTD_SYN_INSN] = { EV_INSTRUCTIONS, "instruction" },
+	[PTD_SYN_PSB] = { EV_PSB, "psb" },
+	[PTD_SYN_CBR] = { EV_CBR, "cbr" },
+	[PTD_SYN_TRANSACTION] = { EV_TRANSACTIONS, "transaction" },
+	[PTD_SYN_PTWRITE] = { EV_PTWRITE, "ptwrite" },
+	[PTD_SYN_MWAIT] = { EV_MWAIT, "mwait" },
+	[PTD_SYN_PWRE] = { EV_PWRE, "pwre" },
+	[PTD_SYN_EXSTOP] = { EV_EXSTOP, "exstop" },
+	[PTD_SYN_PWRX] = { EV_PWRX, "pwrx" },
+};
+
 #define MAX_CPUS 4096
 #define MAX_IDS 1024
 
@@ -153,8 +167,7 @@ static uint64_t map_ip(struct run *r, const struct ptd_map *map, uint64_t addr)
 	if (!map)
 		return addr;
 	f = ptd_dsofiles_get(r->files, map);
-	if (f && f->data && f->size >= 18 && !memcmp(f->data, "\177ELF", 4) &&
-	    (f->data[5] == 2 ? (f->data[16] << 8 | f->data[17]) : (f->data[16] | f->data[17] << 8)) == 2)
+	if (f && f->is_exec)
 		return addr;
 	return addr - map->start + map->pgoff;
 }
@@ -273,19 +286,10 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 	    ptd_timerange_skip(r->ranges, r->nranges, sy->time))
 		return 0;
 	memset(&s, 0, sizeof(s));
-	switch (sy->kind) {
-	case PTD_SYN_BRANCH: s.evsel = &r->ev[EV_BRANCHES]; break;
-	case PTD_SYN_INSN: s.evsel = &r->ev[EV_INSTRUCTIONS]; break;
-	case PTD_SYN_PSB: s.evsel = &r->ev[EV_PSB]; break;
-	case PTD_SYN_CBR: s.evsel = &r->ev[EV_CBR]; break;
-	case PTD_SYN_TRANSACTION: s.evsel = &r->ev[EV_TRANSACTIONS]; break;
-	case PTD_SYN_PTWRITE: s.evsel = &r->ev[EV_PTWRITE]; break;
-	case PTD_SYN_MWAIT: s.evsel = &r->ev[EV_MWAIT]; break;
-	case PTD_SYN_PWRE: s.evsel = &r->ev[EV_PWRE]; break;
-	case PTD_SYN_EXSTOP: s.evsel = &r->ev[EV_EXSTOP]; break;
-	case PTD_SYN_PWRX: s.evsel = &r->ev[EV_PWRX]; break;
-	default: return 0;
-	}
+	if (sy->kind <= 0 || (size_t)sy->kind >= sizeof(kinds) / sizeof(kinds[0]) ||
+	    !kinds[sy->kind].json)
+		return 0;
+	s.evsel = &r->ev[kinds[sy->kind].ev];
 	if (!s.evsel->name)
 		return 0;   /* not an event of this recording (perf has no id for it) */
 	t = sy->tid != -1 ? ptd_machine_thread(&r->s->machine, sy->tid) : NULL;
@@ -343,19 +347,12 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 	if (r->dis && sy->insn_len)
 		s.disasm = disasm(r, sy, map);
 	if (r->json) {
-		static const char *const types[] = {
-			[PTD_SYN_BRANCH] = "branch", [PTD_SYN_INSN] = "instruction",
-			[PTD_SYN_PSB] = "psb", [PTD_SYN_CBR] = "cbr",
-			[PTD_SYN_TRANSACTION] = "transaction", [PTD_SYN_PTWRITE] = "ptwrite",
-			[PTD_SYN_MWAIT] = "mwait", [PTD_SYN_PWRE] = "pwre", [PTD_SYN_EXSTOP] = "exstop",
-			[PTD_SYN_PWRX] = "pwrx",
-		};
 		struct ptd_script_loc locs[CHAIN_MAX];
 		size_t i;
 
 		for (i = 0; i < s.callchain_nr; i++)
 			locs[i] = r->frames[i].loc;
-		return ptd_json_print_sample(r->out, types[sy->kind], &s, sy->callchain, locs,
+		return ptd_json_print_sample(r->out, kinds[sy->kind].json, &s, sy->callchain, locs,
 					     s.callchain_nr);
 	}
 	return ptd_script_print(&r->ps, r->out, &s) ? -1 : 0;
