@@ -5,8 +5,9 @@
  * compression on and off, short and long TNT, frequent PSB+ and an
  * overflow; with no TSC packets; the ptwrites and power-saving waits
  * it is told of must decode as libipt's events, at their ips; and so must
- * TSX transactions that commit, and one that aborts at a return with the
- * return's target as its fallback (the return does not run). */
+ * TSX transactions that commit, and ones that abort at a return or at a
+ * conditional branch (taken or not), with its target as the fallback (the
+ * instruction does not run). */
 #include "config.h"
 
 #include <stdio.h>
@@ -129,33 +130,51 @@ static void tsx_at(struct run *r, uint64_t ip, int begin)
 	want_event(r, ptev_tsx, ip, begin ? 1 : 0);
 }
 
+/* the transaction aborts at the instruction at ip, which does not
+ * complete, and execution goes on at to */
+static void abort_at(struct run *r, uint64_t ip, uint64_t to)
+{
+	struct ptd_err err;
+
+	if (ptd_ptenc_tsx_abort(r->e, r->tsc, ip, to, &err))
+		r->fail = 1;
+	/* libipt: the abort, then the jump to the fallback address */
+	want_event(r, ptev_tsx, ip, 2);
+	want_event(r, ptev_async_branch, ip, to);
+}
+
+/* what ends a transaction begun at a call of func() */
+enum { COMMIT_AT_RET, ABORT_AT_RET, ABORT_AT_TAKEN_JNE, ABORT_AT_NOT_TAKEN_JNE };
+
 /* the function at 0x1020: count eax up to 5 and return to ret; with
- * r->tsx, the transaction begun at its call commits at the return, or
- * (abort set) aborts there and goes on at ret */
-static void func(struct run *r, uint64_t ret, int abort)
+ * r->tsx, the transaction begun at its call ends as `end` says (an abort
+ * at a branch goes on at the branch's target) */
+static void func(struct run *r, uint64_t ret, int end)
 {
 	int eax = 0;
 
 	do {
+		uint64_t to;
+
 		ran(r, 0x1020);
 		eax++;
 		ran(r, 0x1022);
+		to = eax != 5 ? 0x1020 : 0x1027;
+		if (r->tsx && ((end == ABORT_AT_TAKEN_JNE && eax == 3) ||
+			       (end == ABORT_AT_NOT_TAKEN_JNE && eax == 5))) {
+			abort_at(r, 0x1025, to);
+			continue;
+		}
 		ran(r, 0x1025);
 		if (r->events && eax == 3)
 			ptwrite(r, 0x1025);
-		xfer(r, 0 /* COND */, 0x1025, eax != 5 ? 0x1020 : 0x1027, eax != 5, 2);
+		xfer(r, 0 /* COND */, 0x1025, to, eax != 5, 2);
 	} while (eax != 5);
-	if (r->tsx && abort) {
-		struct ptd_err err;
-
-		if (ptd_ptenc_tsx_abort(r->e, r->tsc, 0x1027, ret, &err))
-			r->fail = 1;
-		/* libipt: the abort, then the jump to the fallback address */
-		want_event(r, ptev_tsx, 0x1027, 2);
-		want_event(r, ptev_async_branch, 0x1027, ret);
+	if (r->tsx && end == ABORT_AT_RET) {
+		abort_at(r, 0x1027, ret);
 		return;
 	}
-	if (r->tsx)
+	if (r->tsx && end == COMMIT_AT_RET)
 		tsx_at(r, 0x1027, 0);
 	ran(r, 0x1027);
 	xfer(r, PTD_X_RET, 0x1027, ret, 1, 1);
@@ -164,10 +183,12 @@ static void func(struct run *r, uint64_t ret, int abort)
 static void program(struct run *r, int overflow, int reps)
 {
 	struct ptd_err err;
+	int round = 0;
 
 	if (ptd_ptenc_start(r->e, r->tsc, &err) || ptd_ptenc_enable(r->e, r->tsc, BASE, &err))
 		r->fail = 1;
 again:
+	round++;
 	ran(r, 0x1000);
 	if (r->tsx)
 		tsx_at(r, 0x1002, 1);
@@ -175,7 +196,9 @@ again:
 		ptwrite(r, 0x1002);   /* at a direct call: a decoder walks to it */
 	ran(r, 0x1002);
 	xfer(r, PTD_X_CALL, 0x1002, 0x1020, 1, 5);
-	func(r, 0x1007, 0);
+	/* odd rounds: a commit, then an abort at the return; even rounds:
+	 * aborts at the loop's branch, taken, then not taken */
+	func(r, 0x1007, round & 1 ? COMMIT_AT_RET : ABORT_AT_TAKEN_JNE);
 	if (overflow) {
 		/* lose the second call: resume at 0x1012 after an overflow */
 		if (ptd_ptenc_overflow(r->e, r->tsc, 0x1012, &err))
@@ -188,7 +211,7 @@ again:
 			tsx_at(r, 0x1010, 1);
 		ran(r, 0x1010);
 		xfer(r, PTD_X_ICALL, 0x1010, 0x1020, 1, 2);
-		func(r, 0x1012, 1);
+		func(r, 0x1012, round & 1 ? ABORT_AT_RET : ABORT_AT_NOT_TAKEN_JNE);
 	}
 	ran(r, 0x1012);
 	if (r->events)
