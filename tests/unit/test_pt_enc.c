@@ -160,6 +160,8 @@ static void func(struct run *r, uint64_t ret, int end)
 		eax++;
 		ran(r, 0x1022);
 		to = eax != 5 ? 0x1020 : 0x1027;
+		/* (no ptwrite at the instruction an abort is at: libipt cannot
+		 * decode a PTW + FUP and MODE.TSX + FUP + TIP at the same ip) */
 		if (r->tsx && ((end == ABORT_AT_TAKEN_JNE && eax == 3) ||
 			       (end == ABORT_AT_NOT_TAKEN_JNE && eax == 5))) {
 			abort_at(r, 0x1025, to);
