@@ -3,6 +3,15 @@
 # "tid from to" per branch, addresses in hex without 0x, 0 for trace start
 # and end.  The caller compares per thread.
 #
+# A transfer that a TSX transaction aborts at (--tsx: a T ... abort line,
+# then its X line) did not complete; execution went on at its target, the
+# abort's fallback address, and perf shows a "tx abrt" branch from the
+# transfer to its target, whatever the transfer (even a conditional branch
+# not taken), at once (even a direct jump or call).  With -v tx=1 such
+# branches end in " a", and the branches inside a transaction in " x", as
+# perf flags them (x); perf flags the branches it walks inside a
+# transaction, trace starts and ends ("0" lines) never.
+#
 # Direct jumps and calls make no packets: a decoder sees them only when it
 # walks past them to a later packet.  When trace is lost after them (an
 # injected fault), nothing shows they ran; they are held until a packet of
@@ -13,6 +22,8 @@ function out(tid, line) {
 	if (line != "") print line
 }
 $1 == "S" { start[$5] = hex($6); next }
+# a transaction's state changes, lost or not (the next PSB+ tells it)
+$1 == "T" { intx[$2] = $4 == "begin"; if ($4 == "abort") abort[$2] = 1; next }
 $1 == "P" { if (!($2 in start)) out($2, $2 " " hex($3) " 0"); start[$2] = hex($3); enabled[$2] = 0; next }
 $1 == "O" { delete held[$3]; start[$3] = hex($4); next }
 # After a dropped chunk perf, which sees consecutive buffers, reads on
@@ -23,12 +34,15 @@ $1 == "R" { delete held[$3]; if (!enabled[$3]) start[$3] = hex($4); next }
 $1 == "Y" { delete held[$3]; delete start[$3]; enabled[$3] = 1; next }
 $1 == "X" {
 	tid = $2; cls = $3; from = hex($4); to = hex($5); taken = $6
+	aborted = abort[tid]; delete abort[tid]
+	mark = !tx ? "" : aborted ? " a" : intx[tid] && cls <= 5 ? " x" : ""
 	if ($10 == "lost") { delete held[tid]; delete start[tid]; next }
 	if (tid in start) { out(tid, tid " 0 " start[tid]); delete start[tid] }
 	enabled[tid] = cls < 6
-	if (cls == 1 || cls == 2) { held[tid] = held[tid] tid " " from " " to "\n"; next }
-	if (cls == 0) { out(tid, taken ? tid " " from " " to : ""); next }
-	if (cls <= 5) { out(tid, tid " " from " " to); next }
+	if (aborted) { out(tid, tid " " from " " to mark); next }
+	if (cls == 1 || cls == 2) { held[tid] = held[tid] tid " " from " " to mark "\n"; next }
+	if (cls == 0) { out(tid, taken ? tid " " from " " to mark : ""); next }
+	if (cls <= 5) { out(tid, tid " " from " " to mark); next }
 	out(tid, tid " " from " 0")
 	start[tid] = to
 }

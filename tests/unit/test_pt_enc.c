@@ -3,8 +3,11 @@
  * unmatched return is "executed" as control-transfer events; the encoded
  * trace must decode to exactly the instructions that ran, with return
  * compression on and off, short and long TNT, frequent PSB+ and an
- * overflow; with no TSC packets; and the ptwrites and power-saving waits
- * it is told of must decode as libipt's events, at their ips. */
+ * overflow; with no TSC packets; the ptwrites and power-saving waits
+ * it is told of must decode as libipt's events, at their ips; and so must
+ * TSX transactions that commit, and ones that abort at a return or at a
+ * conditional branch (taken or not), with its target as the fallback (the
+ * instruction does not run). */
 #include "config.h"
 
 #include <stdio.h>
@@ -54,6 +57,7 @@ struct xevent {
 struct run {
 	struct ptd_ptenc *e;
 	int events;               /* tell the encoder of ptwrites and waits */
+	int tsx;                  /* ... and of transactions */
 	struct xevent ev[MAXEV];  /* ... and what libipt should report for them */
 	size_t nev;
 	uint64_t ips[16384];      /* instructions that ran, in order */
@@ -116,20 +120,64 @@ static void wait_at(struct run *r, uint64_t ip)
 	want_event(r, ptev_pwrx, 0, 0x412);
 }
 
-/* the function at 0x1020: count eax up to 5 and return to ret */
-static void func(struct run *r, uint64_t ret)
+/* a transaction begins (begin set) or commits at ip */
+static void tsx_at(struct run *r, uint64_t ip, int begin)
+{
+	struct ptd_err err;
+
+	if (ptd_ptenc_tsx(r->e, r->tsc, ip, begin, &err))
+		r->fail = 1;
+	want_event(r, ptev_tsx, ip, begin ? 1 : 0);
+}
+
+/* the transaction aborts at the instruction at ip, which does not
+ * complete, and execution goes on at to */
+static void abort_at(struct run *r, uint64_t ip, uint64_t to)
+{
+	struct ptd_err err;
+
+	if (ptd_ptenc_tsx_abort(r->e, r->tsc, ip, to, &err))
+		r->fail = 1;
+	/* libipt: the abort, then the jump to the fallback address */
+	want_event(r, ptev_tsx, ip, 2);
+	want_event(r, ptev_async_branch, ip, to);
+}
+
+/* what ends a transaction begun at a call of func() */
+enum { COMMIT_AT_RET, ABORT_AT_RET, ABORT_AT_TAKEN_JNE, ABORT_AT_NOT_TAKEN_JNE };
+
+/* the function at 0x1020: count eax up to 5 and return to ret; with
+ * r->tsx, the transaction begun at its call ends as `end` says (an abort
+ * at a branch goes on at the branch's target) */
+static void func(struct run *r, uint64_t ret, int end)
 {
 	int eax = 0;
 
 	do {
+		uint64_t to;
+
 		ran(r, 0x1020);
 		eax++;
 		ran(r, 0x1022);
+		to = eax != 5 ? 0x1020 : 0x1027;
+		/* (no ptwrite at the instruction an abort is at: libipt cannot
+		 * decode a PTW + FUP and MODE.TSX + FUP + TIP at the same ip) */
+		if (r->tsx && ((end == ABORT_AT_TAKEN_JNE && eax == 3) ||
+			       (end == ABORT_AT_NOT_TAKEN_JNE && eax == 5))) {
+			abort_at(r, 0x1025, to);
+			continue;
+		}
 		ran(r, 0x1025);
 		if (r->events && eax == 3)
 			ptwrite(r, 0x1025);
-		xfer(r, 0 /* COND */, 0x1025, eax != 5 ? 0x1020 : 0x1027, eax != 5, 2);
+		xfer(r, 0 /* COND */, 0x1025, to, eax != 5, 2);
 	} while (eax != 5);
+	if (r->tsx && end == ABORT_AT_RET) {
+		abort_at(r, 0x1027, ret);
+		return;
+	}
+	if (r->tsx && end == COMMIT_AT_RET)
+		tsx_at(r, 0x1027, 0);
 	ran(r, 0x1027);
 	xfer(r, PTD_X_RET, 0x1027, ret, 1, 1);
 }
@@ -137,16 +185,22 @@ static void func(struct run *r, uint64_t ret)
 static void program(struct run *r, int overflow, int reps)
 {
 	struct ptd_err err;
+	int round = 0;
 
 	if (ptd_ptenc_start(r->e, r->tsc, &err) || ptd_ptenc_enable(r->e, r->tsc, BASE, &err))
 		r->fail = 1;
 again:
+	round++;
 	ran(r, 0x1000);
+	if (r->tsx)
+		tsx_at(r, 0x1002, 1);
 	if (r->events)
 		ptwrite(r, 0x1002);   /* at a direct call: a decoder walks to it */
 	ran(r, 0x1002);
 	xfer(r, PTD_X_CALL, 0x1002, 0x1020, 1, 5);
-	func(r, 0x1007);
+	/* odd rounds: a commit, then an abort at the return; even rounds:
+	 * aborts at the loop's branch, taken, then not taken */
+	func(r, 0x1007, round & 1 ? COMMIT_AT_RET : ABORT_AT_TAKEN_JNE);
 	if (overflow) {
 		/* lose the second call: resume at 0x1012 after an overflow */
 		if (ptd_ptenc_overflow(r->e, r->tsc, 0x1012, &err))
@@ -155,9 +209,11 @@ again:
 	} else {
 		ran(r, 0x1007);
 		ran(r, 0x100e);
+		if (r->tsx)
+			tsx_at(r, 0x1010, 1);
 		ran(r, 0x1010);
 		xfer(r, PTD_X_ICALL, 0x1010, 0x1020, 1, 2);
-		func(r, 0x1012);
+		func(r, 0x1012, round & 1 ? ABORT_AT_RET : ABORT_AT_NOT_TAKEN_JNE);
 	}
 	ran(r, 0x1012);
 	if (r->events)
@@ -210,6 +266,15 @@ static int event_of(const struct pt_event *ev, struct xevent *x)
 		return 1;
 	case ptev_exstop:
 		x->ip = ev->ip_suppressed ? 0 : ev->variant.exstop.ip;
+		return 1;
+	case ptev_tsx:
+		/* not the state a PSB+ tells */
+		x->ip = ev->ip_suppressed ? 0 : ev->variant.tsx.ip;
+		x->value = (uint64_t)ev->variant.tsx.speculative | (uint64_t)ev->variant.tsx.aborted << 1;
+		return !ev->status_update;
+	case ptev_async_branch:
+		x->ip = ev->variant.async_branch.from;
+		x->value = ev->variant.async_branch.to;
 		return 1;
 	case ptev_pwrx:
 		x->value = ev->variant.pwrx.deepest | ev->variant.pwrx.last << 4 |
@@ -291,7 +356,8 @@ static int count_packets(const uint8_t *trace, size_t len, enum pt_packet_type t
 	return n;
 }
 
-static void check_events(const char *name, struct ptd_ptenc_config cfg, int reps)
+/* events: 1 ptwrites and waits, 2 transactions, 3 both */
+static void check_events(const char *name, struct ptd_ptenc_config cfg, int reps, int events)
 {
 	static struct run r;
 	static uint64_t got[16384];
@@ -303,7 +369,8 @@ static void check_events(const char *name, struct ptd_ptenc_config cfg, int reps
 
 	memset(&r, 0, sizeof(r));
 	r.tsc = 1000000;
-	r.events = 1;
+	r.events = events & 1;
+	r.tsx = (events & 2) != 0;
 	if (ptd_ptenc_new(&r.e, &cfg, &err)) {
 		ok(0, "%s: encoder: %s", name, err.msg);
 		return;
@@ -322,7 +389,7 @@ static void check_events(const char *name, struct ptd_ptenc_config cfg, int reps
 	for (i = 0; same && i < nevs; i++)
 		same = evs[i].type == r.ev[i].type && evs[i].ip == r.ev[i].ip &&
 		       evs[i].value == r.ev[i].value;
-	ok(same, "%s: libipt reports the %zu ptwrites and power events made", name, r.nev);
+	ok(same, "%s: libipt reports the %zu events made", name, r.nev);
 	for (i = 0; !same && i < nevs && i < r.nev; i++)
 		if (evs[i].type != r.ev[i].type || evs[i].ip != r.ev[i].ip ||
 		    evs[i].value != r.ev[i].value) {
@@ -403,20 +470,38 @@ int main(void)
 	c.ctc_n = 166;
 	c.ctc_d = 2;
 	ok(ptd_ptenc_new(&r_enc, &c, &err) != 0, "no TSC refuses MTC");
-	check_events("ptwrites and waits", base, 1);
+	check_events("ptwrites and waits", base, 1, 1);
 	c = base;
 	c.psb_period = 256;
 	c.long_tnt = 1;
-	check_events("ptwrites and waits, PSB+ every 256 bytes, long TNT, 20 rounds", c, 20);
+	check_events("ptwrites and waits, PSB+ every 256 bytes, long TNT, 20 rounds", c, 20, 1);
 	c = base;
 	c.mtc = 1;
 	c.ctc_n = 166;
 	c.ctc_d = 2;
 	c.cyc = 1;
-	check_events("ptwrites and waits, MTC and CYC, 20 rounds", c, 20);
+	check_events("ptwrites and waits, MTC and CYC, 20 rounds", c, 20, 1);
 	c = base;
 	c.no_tsc = 1;
-	check_events("ptwrites and waits, no TSC, 20 rounds", c, 20);
+	check_events("ptwrites and waits, no TSC, 20 rounds", c, 20, 1);
+	c = base;
+	c.tsx = 1;
+	check_events("transactions", c, 1, 2);
+	check("transactions: MODE.TSX in PSB+ (overflow, 40 rounds)", c, 1, 40);
+	c.psb_period = 256;
+	c.long_tnt = 1;
+	check_events("transactions, PSB+ every 256 bytes, long TNT, 20 rounds", c, 20, 2);
+	c = base;
+	c.tsx = 1;
+	c.no_tsc = 1;
+	check_events("transactions, ptwrites and waits, no TSC, 20 rounds", c, 20, 3);
+	c = base;
+	c.mtc = 1;
+	c.ctc_n = 166;
+	c.ctc_d = 2;
+	c.cyc = 1;
+	c.tsx = 1;
+	check_events("transactions, ptwrites and waits, MTC and CYC, 20 rounds", c, 20, 3);
 	return done_testing();
 }
 

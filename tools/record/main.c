@@ -12,6 +12,7 @@
 #include "tools/record/exec_ptrace.h"
 #include "tools/record/exec_qemu.h"
 #include "tools/record/recorder.h"
+#include "tools/record/tsx.h"
 
 static void usage(FILE *f)
 {
@@ -41,6 +42,9 @@ static void usage(FILE *f)
 	      "      --pwr-evt N         power event packets (intel_pt/pwr_evt/): a wait in a\n"
 	      "                          C-state (MWAIT, PWRE, EXSTOP, PWRX) before every Nth\n"
 	      "                          syscall of each thread\n"
+	      "      --tsx N[:K]         TSX transactions (MODE.TSX packets): one from every\n"
+	      "                          Nth call of each thread to its return, every third\n"
+	      "                          aborting there, and any at its Kth branch (64)\n"
 	      "      --ticks-per-insn N  emulated TSC ticks per instruction (default 2)\n"
 	      "      --inject-ovf N[:K]  an overflow after every N branches: K lost (default 8)\n"
 	      "      --truncate N[:K]    every Nth AUX chunk TRUNCATED, K branches lost\n"
@@ -102,6 +106,7 @@ int main(int argc, char **argv)
 		{ "no-tsc", no_argument, NULL, 'N' },
 		{ "ptwrite", required_argument, NULL, 'W' },
 		{ "pwr-evt", required_argument, NULL, 'E' },
+		{ "tsx", required_argument, NULL, 'X' },
 		{ "inject-ovf", required_argument, NULL, 'O' },
 		{ "truncate", required_argument, NULL, 'T' },
 		{ "drop", required_argument, NULL, 'D' },
@@ -136,6 +141,7 @@ int main(int argc, char **argv)
 	cfg.kernel_ticks = 2000;
 	cfg.tsc_start = 4000000000000ULL;
 	cfg.ovf_lose = cfg.truncate_lose = 8;
+	cfg.tsx_capacity = PTD_TSX_CAPACITY;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:o:qh", longopts, NULL)) != -1) {
 		switch (c) {
@@ -170,6 +176,11 @@ int main(int argc, char **argv)
 				goto bad;
 			cfg.pd.pwr_evt = 1;
 			cfg.pwr_every = (unsigned)v;
+			break;
+		case 'X':
+			if (pair(optarg, &cfg.tsx_every, &cfg.tsx_capacity) || cfg.tsx_capacity < 2)
+				goto bad;
+			cfg.pt.tsx = 1;
 			break;
 		case 'q': quiet = 1; break;
 		case 'R': cfg.root = optarg; break;

@@ -34,6 +34,7 @@ struct ptd_ptenc {
 	void (*psb_fn)(void *ctx, uint64_t offset, int enabled, uint64_t ip);
 	void *psb_ctx;
 	uint64_t cyc_tsc;                     /* TSC of the last CYC */
+	int in_tx;                            /* in a TSX transaction */
 };
 
 static int put(struct ptd_ptenc *e, const struct pt_packet *p, struct ptd_err *err);
@@ -256,6 +257,18 @@ static int ret_compressed(struct ptd_ptenc *e, uint64_t to)
 
 /* ---- PSB+ ------------------------------------------------------------ */
 
+static int mode_tsx(struct ptd_ptenc *e, int intx, int abrt, struct ptd_err *err)
+{
+	struct pt_packet p;
+
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_mode;
+	p.payload.mode.leaf = pt_mol_tsx;
+	p.payload.mode.bits.tsx.intx = intx ? 1 : 0;
+	p.payload.mode.bits.tsx.abrt = abrt ? 1 : 0;
+	return put(e, &p, err);
+}
+
 static int psb_plus(struct ptd_ptenc *e, struct ptd_err *err)
 {
 	struct pt_packet p;
@@ -283,6 +296,8 @@ static int psb_plus(struct ptd_ptenc *e, struct ptd_err *err)
 	p.payload.mode.leaf = pt_mol_exec;
 	p.payload.mode.bits.exec.csl = 1;
 	if ((rc = put(e, &p, err)))
+		return rc;
+	if ((e->cfg.tsx || e->in_tx) && (rc = mode_tsx(e, e->in_tx, 0, err)))
 		return rc;
 	if (e->enabled && (rc = ip_packet(e, ppt_fup, e->ip, 0, err)))
 		return rc;
@@ -512,6 +527,42 @@ int ptd_ptenc_power(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip,
 	p.payload.pwrx.store = (pw->wake & 4) != 0;
 	p.payload.pwrx.autonomous = (pw->wake & 8) != 0;
 	return put(e, &p, err);
+}
+
+int ptd_ptenc_tsx(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, int begin, struct ptd_err *err)
+{
+	int rc;
+
+	if ((rc = before_event(e, tsc, ip, begin ? "transaction begin" : "commit", err)))
+		return rc;
+	if ((rc = mode_tsx(e, begin, 0, err)) || (rc = ip_put(e, ppt_fup, ip, 0, err)))
+		return rc;
+	e->in_tx = begin ? 1 : 0;
+	e->ip = ip;
+	return 0;
+}
+
+int ptd_ptenc_tsx_abort(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, uint64_t to,
+			struct ptd_err *err)
+{
+	int rc;
+
+	if ((rc = before_event(e, tsc, ip, "transaction abort", err)))
+		return rc;
+	/* the FUP names the instruction that did not complete, the TIP where
+	 * execution went instead; neither is a call or a return, so the
+	 * decoders' return stacks stay as they are */
+	if ((rc = mode_tsx(e, 0, 1, err)) || (rc = ip_put(e, ppt_fup, ip, 0, err)) ||
+	    (rc = ip_put(e, ppt_tip, to, 0, err)))
+		return rc;
+	e->in_tx = 0;
+	e->ip = to;
+	return 0;
+}
+
+void ptd_ptenc_set_in_tx(struct ptd_ptenc *e, int in_tx)
+{
+	e->in_tx = in_tx ? 1 : 0;
 }
 
 int ptd_ptenc_overflow(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, struct ptd_err *err)

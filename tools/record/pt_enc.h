@@ -19,7 +19,10 @@
  *     an asynchronous exit (signal, interrupt, preemption),
  *   - OVF + FUP for an injected internal buffer overflow,
  *   - PTW + FUP for a ptwrite, and MWAIT, PWRE, EXSTOP + FUP, PWRX for a
- *     power-saving wait, when the caller reports them.
+ *     power-saving wait, when the caller reports them,
+ *   - MODE.TSX + FUP for a TSX transaction's begin and commit, MODE.TSX +
+ *     FUP + TIP for its abort, and MODE.TSX in every PSB+ (with tsx set:
+ *     a CPU with TSX; also without it while in a transaction).
  * With no_tsc (perf record -e intel_pt/tsc=0/) there are no TSC packets:
  * PSB+ has none, and none goes with TIP.PGE or TIP.PGD.
  * Bytes accumulate in an internal buffer the caller drains. */
@@ -43,6 +46,8 @@ struct ptd_ptenc_config {
 	int cyc;                /* CYC packets: core cycles (= TSC ticks here) before
 	                           each packet that tells of execution */
 	int no_tsc;             /* no TSC packets (TSCEn clear); not with mtc or cyc */
+	int tsx;                /* the CPU has TSX: MODE.TSX (the transaction state)
+	                           in every PSB+ */
 };
 
 /* A power-saving wait (what UMWAIT/TPAUSE or MWAIT report): the MWAIT
@@ -88,6 +93,24 @@ int ptd_ptenc_ptwrite(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, uint64_t p
  * PWRE, EXSTOP (IP bit set) + FUP(ip), then PWRX. */
 int ptd_ptenc_power(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip,
 		    const struct ptd_ptenc_pwr *p, struct ptd_err *err);
+
+/* A TSX transaction begins (begin set: XBEGIN) or commits (XEND) at the
+ * instruction at ip, where execution is (as for a ptwrite): pending TNT
+ * bits, then MODE.TSX (InTX = begin) + FUP(ip).  A decoder walks to ip and
+ * reports the event there; the instruction at ip runs next (inside the
+ * transaction after a begin, outside after a commit). */
+int ptd_ptenc_tsx(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, int begin, struct ptd_err *err);
+
+/* The transaction aborts at the instruction at ip (where execution is; it
+ * does not complete) and execution goes on at `to`, the fallback address:
+ * pending TNT bits, MODE.TSX (TXAbort) + FUP(ip) + TIP(to).  The decoders'
+ * return stacks are left alone (an abort is neither call nor return). */
+int ptd_ptenc_tsx_abort(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, uint64_t to,
+			struct ptd_err *err);
+
+/* The transaction state changed while trace was lost (the next PSB+ says
+ * so). */
+void ptd_ptenc_set_in_tx(struct ptd_ptenc *e, int in_tx);
 
 /* Tracing stops with the next instruction at ip not executed (preemption,
  * end of recording while running): FUP + TIP.PGD. */

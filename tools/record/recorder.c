@@ -8,6 +8,7 @@
 #include "common/vec.h"
 #include "formats/perf/abi.h"
 #include "tools/record/snapshot.h"
+#include "tools/record/tsx.h"
 
 #define MAX_THREADS 4096
 
@@ -20,6 +21,7 @@ struct rthread {
 	int ended;
 	uint64_t nxfer, nsys;    /* control transfers and syscalls so far (ASYNC not counted) */
 	uint64_t nptw, npwr;     /* ptwrites and power-saving waits so far */
+	struct ptd_tsx tsx;      /* its emulated transactions (--tsx) */
 };
 
 struct stream {
@@ -237,6 +239,29 @@ static int maybe_chunk(struct ptd_recorder *r, struct stream *s, struct ptd_err 
 	return len >= r->cfg.aux_size ? chunk(r, s, err) : 0;
 }
 
+/* --tsx: transaction event w of thread t at ip (tsx.h): MODE.TSX + FUP,
+ * and for an abort TIP(to), which takes the place of the transfer's own
+ * packets; when the transfer is lost only the encoder's transaction state
+ * changes (the next PSB+ tells it) */
+static int tsx_event(struct ptd_recorder *r, struct stream *s, struct rthread *t,
+		     enum ptd_tsx_what w, uint64_t ip, uint64_t to, int lost, struct ptd_err *err)
+{
+	int rc = 0;
+
+	if (w == PTD_TSX_NONE)
+		return 0;
+	if (lost)
+		ptd_ptenc_set_in_tx(s->enc, w == PTD_TSX_BEGIN);
+	else if (w == PTD_TSX_ABORT)
+		rc = ptd_ptenc_tsx_abort(s->enc, r->tsc, ip, to, err);
+	else
+		rc = ptd_ptenc_tsx(s->enc, r->tsc, ip, w == PTD_TSX_BEGIN, err);
+	if (!rc)
+		note(r, s, 1, "T %d %#" PRIx64 " %s%s", (int)t->tid, ip, ptd_tsx_name(w),
+		     lost ? " lost" : "");
+	return rc;
+}
+
 /* Put thread t on its stream, switching out whatever runs there. */
 static int run(struct ptd_recorder *r, struct rthread *t, struct ptd_err *err)
 {
@@ -254,7 +279,8 @@ static int run(struct ptd_recorder *r, struct rthread *t, struct ptd_err *err)
 		int preempt = old && !old->in_kernel && !old->ended;
 
 		if (preempt) {
-			if ((rc = ptd_ptenc_interrupt(s->enc, r->tsc, old->ip, err)))
+			if ((rc = tsx_event(r, s, old, ptd_tsx_leave(&old->tsx), old->ip, 0, 0, err)) ||
+			    (rc = ptd_ptenc_interrupt(s->enc, r->tsc, old->ip, err)))
 				return rc;
 			note(r, s, 0, "P %d %#" PRIx64, (int)old->tid, old->ip);
 			old->in_kernel = 1;
@@ -312,6 +338,8 @@ static int on_thread_start(void *ctx, int32_t pid, int32_t tid, int32_t ppid, in
 	t->tid = tid;
 	t->ip = ip;
 	t->in_kernel = 1;      /* it first runs when it first reports something */
+	t->tsx.every = r->cfg.tsx_every;
+	t->tsx.capacity = r->cfg.tsx_capacity;
 	r->threads[r->nthreads++] = t;
 	if (r->cfg.pd.per_thread) {
 		struct stream *ns = realloc(r->streams, (r->nstreams + 1) * sizeof(*ns));
@@ -358,23 +386,25 @@ static int resume_trace(struct ptd_recorder *r, struct stream *s, int32_t tid, u
 }
 
 /* --ptwrite, --pwr-evt: the events before transfer ev of thread t, at its
- * instruction (not in the trace when the transfer is lost).  The kth
- * ptwrite writes k, in 4 bytes when k is odd, else k in both halves of 8
- * bytes.  The kth wait asks for C-state (k % 3) + 1, sub-state k & 1
+ * instruction (not in the trace when the transfer is lost; no ptwrite at
+ * a transfer a transaction aborts at: the transfer does not complete, and
+ * the abort's FUP at the same ip would follow the ptwrite's, which libipt
+ * cannot decode).  The kth ptwrite writes k, in 4 bytes when k is odd,
+ * else k in both halves of 8 bytes.  The kth wait asks for C-state (k % 3) + 1, sub-state k & 1
  * (MWAIT hints (k % 3) << 4 | (k & 1), extensions 1: interrupts wake), gets
  * it (PWRE, and PWRX's deepest C-state: the hint's encoding, C-state minus
  * 1), was one C-state shallower when it woke (PWRX's last C-state, C1 at
  * least), and is woken by an interrupt, a store to the monitored line or
  * the hardware in turn (PWRX wake reason 1, 4, 8). */
 static int trace_events(struct ptd_recorder *r, struct stream *s, struct rthread *t,
-			const struct ptd_xev *ev, int lost)
+			const struct ptd_xev *ev, int lost, int aborted)
 {
 	static const unsigned wake[3] = { 1, 4, 8 };
 	int rc;
 
 	if (ev->cls > PTD_X_SYSCALL)
 		return 0;
-	if (r->cfg.ptwrite_every && ++t->nxfer % r->cfg.ptwrite_every == 0 && !lost) {
+	if (r->cfg.ptwrite_every && ++t->nxfer % r->cfg.ptwrite_every == 0 && !lost && !aborted) {
 		uint64_t k = ++t->nptw;
 		unsigned bytes = k & 1 ? 4 : 8;
 		uint64_t payload = bytes == 4 ? k : k << 32 | k;
@@ -407,6 +437,7 @@ static int on_event(void *ctx, int32_t tid, const struct ptd_xev *ev)
 	struct ptd_recorder *r = ctx;
 	struct rthread *t = thread(r, tid);
 	struct stream *s;
+	enum ptd_tsx_what tx;
 	int lost = 0, resume = 0, rc;
 
 	if (!t)
@@ -435,9 +466,14 @@ static int on_event(void *ctx, int32_t tid, const struct ptd_xev *ev)
 	 * lost transfer; the truth lists it where it happens */
 	if (resume && !lost && (rc = resume_trace(r, s, tid, ev->from)))
 		return rc;
-	if ((rc = trace_events(r, s, t, ev, lost)))
+	/* a transaction event before a ptwrite or wait at the same
+	 * instruction: libipt takes a ptwrite after a begin or commit, not
+	 * before; there is none at an abort (trace_events) */
+	tx = ptd_tsx_at(&t->tsx, ev);
+	if ((rc = tsx_event(r, s, t, tx, ev->from, ev->to, lost, &r->err)) ||
+	    (rc = trace_events(r, s, t, ev, lost, tx == PTD_TSX_ABORT)))
 		return rc;
-	if (!lost && (rc = ptd_ptenc_branch(s->enc, r->tsc, ev, &r->err)))
+	if (!lost && tx != PTD_TSX_ABORT && (rc = ptd_ptenc_branch(s->enc, r->tsc, ev, &r->err)))
 		return rc;
 	note(r, s, 1, "X %d %d %#" PRIx64 " %#" PRIx64 " %u %" PRIu64 " %d %" PRIu64 "%s",
 	     (int)tid, ev->cls, ev->from, ev->to, ev->taken, ev->icount, s->queue,
@@ -587,7 +623,8 @@ int ptd_recorder_finish(struct ptd_recorder *r, struct ptd_err *err)
 
 		if (!s->started)
 			continue;
-		if (ptd_ptenc_enabled(s->enc) && s->cur)
+		if (ptd_ptenc_enabled(s->enc) && s->cur &&
+		    !(rc = tsx_event(r, s, s->cur, ptd_tsx_leave(&s->cur->tsx), s->cur->ip, 0, 0, err)))
 			rc = ptd_ptenc_interrupt(s->enc, r->tsc, s->cur->ip, err);
 		if (!rc)
 			rc = ptd_ptenc_flush(s->enc, err);

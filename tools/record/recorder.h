@@ -26,6 +26,8 @@ struct ptd_recorder_config {
 	/* events in the trace (0: none); doc/record.md says where and with what */
 	unsigned ptwrite_every;     /* a ptwrite before every Nth control transfer of a thread */
 	unsigned pwr_every;         /* a power-saving wait before every Nth syscall of a thread */
+	unsigned tsx_every;         /* a TSX transaction from every Nth call of a thread (tsx.h) */
+	unsigned tsx_capacity;      /* ... aborting at its Kth control transfer */
 	/* fault injection (0: off) */
 	unsigned ovf_every;         /* an overflow after every N control transfers of a stream */
 	unsigned ovf_lose;          /* control transfers lost in each overflow */
