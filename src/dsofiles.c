@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/u64map.h"
+#include "pathsafe.h"
 
 struct entry {
 	struct ptd_dsofile f;
@@ -92,13 +93,6 @@ static uint64_t hash(const char *s)
 	return h;
 }
 
-static int regular_file(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISREG(st.st_mode);
-}
-
 /* The local file for a map, into buf; 0 or -1 when there is none. */
 static int resolve(const struct ptd_dsofiles *f, const struct ptd_map *map, char *buf, size_t n)
 {
@@ -110,7 +104,7 @@ static int resolve(const struct ptd_dsofiles *f, const struct ptd_map *map, char
 		return -1;   /* [vdso], [anon], //anon ... have no file */
 	if (f->symfs) {
 		snprintf(buf, n, "%s%s", f->symfs, name);
-		if (regular_file(buf))
+		if (ptd_path_regular_within(f->symfs, buf))
 			return 0;
 	}
 	if (map->build_id_size) {
@@ -119,14 +113,14 @@ static int resolve(const struct ptd_dsofiles *f, const struct ptd_map *map, char
 			k += snprintf(buf + k, n - (size_t)k, "%02x", map->build_id[i]);
 		if (k > 0 && (size_t)k + 5 < n) {
 			snprintf(buf + k, n - (size_t)k, "/elf");
-			if (regular_file(buf))
+			if (ptd_path_regular_within(f->buildid_dir, buf))
 				return 0;
 		}
 	}
 	if (f->symfs)
 		return -1;   /* perf looks under --symfs only */
 	snprintf(buf, n, "%s", name);
-	return regular_file(buf) ? 0 : -1;
+	return ptd_path_regular_within(NULL, buf) ? 0 : -1;
 }
 
 static void open_file(struct entry *e, const char *path)
@@ -135,7 +129,7 @@ static void open_file(struct entry *e, const char *path)
 	int fd;
 	void *m;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0) {

@@ -530,7 +530,7 @@ static int plt_symbols(const char *path, struct ptd_symtab *t, struct ptd_err *e
 	struct stat st;
 	int rc, rela = 1;
 
-	e.fd = open(path, O_RDONLY | O_CLOEXEC);
+	e.fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (e.fd < 0 || fstat(e.fd, &st) || !S_ISREG(st.st_mode)) {
 		rc = 0;
 		goto out;
@@ -619,7 +619,7 @@ static int runtime_loads(const char *path, struct ptd_symtab *t, struct ptd_err 
 	struct stat st;
 	int rc;
 
-	e.fd = open(path, O_RDONLY | O_CLOEXEC);
+	e.fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (e.fd < 0)
 		return ptd_err_set(err, PTD_E_IO, "%s: %s", path, strerror(errno));
 	if (fstat(e.fd, &st) || !S_ISREG(st.st_mode)) {
@@ -652,7 +652,7 @@ int ptd_symtab_load_with(const char *path, const char *runtime, struct ptd_symta
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return ptd_err_set(err, PTD_E_NOMEM, "%s: out of memory", path);
-	e.fd = open(path, O_RDONLY | O_CLOEXEC);
+	e.fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (e.fd < 0) {
 		rc = ptd_err_set(err, PTD_E_IO, "%s: %s", path, strerror(errno));
 		goto out;

@@ -4,14 +4,8 @@
 #include <elf.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
-static int regular(const char *p)
-{
-	struct stat st;
-
-	return !stat(p, &st) && S_ISREG(st.st_mode);
-}
+#include "pathsafe.h"
 
 static uint64_t rd(const uint8_t *p, int n)
 {
@@ -131,9 +125,10 @@ int ptd_symfile_find(struct ptd_symcache *c, const char *symfs, const char *buil
 		     const uint8_t *map_bid, size_t map_bid_len, char *out, size_t n)
 {
 	char cand[8][8192], link[1024], dir[4096], hex[41];
+	const char *root[8];   /* the root each candidate must stay in */
 	uint8_t bid[20];
 	size_t bidlen = 0, i, k = 0;
-	const char *fs = symfs ? symfs : "", *slash;
+	const char *fs = symfs ? symfs : "", *slash, *bin_root = fs;
 
 	if (map_bid_len && map_bid_len <= 20) {
 		memcpy(bid, map_bid, map_bid_len);
@@ -147,22 +142,33 @@ int ptd_symfile_find(struct ptd_symcache *c, const char *symfs, const char *buil
 	if (binary && !debuglink(data, size, link, sizeof(link))) {
 		slash = strrchr(binary, '/');
 		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - binary) : 0, binary);
+		/* beside the binary: inside the root it was found in */
+		if (buildid_dir && !strncmp(binary, buildid_dir, strlen(buildid_dir)) &&
+		    (!*fs || strncmp(binary, fs, strlen(fs))))
+			bin_root = buildid_dir;
+		root[k] = bin_root;
 		snprintf(cand[k++], sizeof(cand[0]), "%s/%s", dir, link);
+		root[k] = bin_root;
 		snprintf(cand[k++], sizeof(cand[0]), "%s/.debug/%s", dir, link);
 		slash = strrchr(name, '/');
+		root[k] = fs;
 		snprintf(cand[k++], sizeof(cand[0]), "%s/usr/lib/debug%.*s/%s", fs,
 			 slash ? (int)(slash - name) : 0, name, link);
 	}
 	if (bidlen && buildid_dir) {
+		root[k] = buildid_dir;
 		snprintf(cand[k++], sizeof(cand[0]), "%s/.build-id/%.2s/%s/debug", buildid_dir, hex, hex + 2);
 	}
+	root[k] = fs;
 	snprintf(cand[k++], sizeof(cand[0]), "%s/usr/lib/debug%s.debug", fs, name);
+	root[k] = fs;
 	snprintf(cand[k++], sizeof(cand[0]), "%s/usr/lib/debug%s", fs, name);
+	root[k] = fs;
 	if (bidlen)
 		snprintf(cand[k++], sizeof(cand[0]), "%s/usr/lib/debug/.build-id/%.2s/%s.debug", fs, hex,
 			 hex + 2);
 	for (i = 0; i < k; i++) {
-		if (regular(cand[i]) && ptd_symcache_full(c, cand[i]) == 1) {
+		if (ptd_path_regular_within(root[i], cand[i]) && ptd_symcache_full(c, cand[i]) == 1) {
 			snprintf(out, n, "%s", cand[i]);
 			return 0;
 		}
