@@ -14,6 +14,9 @@ struct ptd_session_priv {
 	struct ptd_session pub;
 	struct ptd_session_opts opts;
 	struct ptd_ordered ordered;
+	/* hash of a file name -> index + 1 of the header's host build id for it */
+	struct ptd_u64map host_bids;
+	int host_bids_made;
 };
 
 static void warn(struct ptd_session_priv *sp, const char *fmt, ...)
@@ -65,6 +68,7 @@ void ptd_session_close(struct ptd_session *s)
 	if (!s)
 		return;
 	ptd_ordered_fini(&((struct ptd_session_priv *)s)->ordered);
+	ptd_u64map_fini(&((struct ptd_session_priv *)s)->host_bids);
 	ptd_reader_close(s->reader);
 	ptd_machine_fini(&s->machine);
 	ptd_auxq_fini(&s->auxq);
@@ -205,6 +209,46 @@ static int is_exec(const struct ptd_event *ev, const struct ptd_rec_mmap *m)
 	return !(ev->misc & PTD_MISC_MMAP_DATA);
 }
 
+static uint64_t name_hash(const char *p)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (*p)
+		h = (h ^ (uint8_t)*p++) * 1099511628211ULL;
+	return h;
+}
+
+/* The build id the file header's HEADER_BUILD_ID gives for a file of the
+ * host (pid -1, as perf record writes them; perf keeps other pids for guest
+ * machines), when the MMAP record has none: perf looks up binaries in the
+ * build-id cache by it.  First entry for a name wins. */
+static void header_build_id(struct ptd_session_priv *sp, struct ptd_map *map)
+{
+	const struct ptd_features *f = ptd_reader_features(sp->pub.reader);
+	const struct ptd_buildid *b;
+	size_t i;
+	void *v;
+
+	if (!f || !f->nr_buildids || !map->filename)
+		return;
+	if (!sp->host_bids_made) {
+		sp->host_bids_made = 1;
+		for (i = f->nr_buildids; i-- > 0;)
+			if (f->buildids[i].pid == -1 && f->buildids[i].filename &&
+			    ptd_u64map_put(&sp->host_bids, name_hash(f->buildids[i].filename),
+					   (void *)(uintptr_t)(i + 1)))
+				break;
+	}
+	v = ptd_u64map_get(&sp->host_bids, name_hash(map->filename));
+	if (!v)
+		return;
+	b = &f->buildids[(uintptr_t)v - 1];
+	if (strcmp(b->filename, map->filename) || !b->size || b->size > sizeof(map->build_id))
+		return;
+	map->build_id_size = b->size;
+	memcpy(map->build_id, b->id, b->size);
+}
+
 static int take_mmap(struct ptd_session *s, const struct ptd_event *ev, struct ptd_err *err)
 {
 	struct ptd_rec_mmap m;
@@ -235,6 +279,8 @@ static int take_mmap(struct ptd_session *s, const struct ptd_event *ev, struct p
 		snprintf(jitmap, sizeof(jitmap), "/tmp/perf-%d.map", (int)pid);
 		map.filename = jitmap;
 	}
+	if (!map.build_id_size)
+		header_build_id((struct ptd_session_priv *)s, &map);
 	if ((ev->misc & PTD_MISC_CPUMODE_MASK) == PTD_MISC_KERNEL ||
 	    (ev->misc & PTD_MISC_CPUMODE_MASK) == PTD_MISC_GUEST_KERNEL) {
 		pid = PTD_KERNEL_PID;

@@ -227,7 +227,7 @@ int ptd_pdw_comm(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t 
 	return emit(w, &rb, err);
 }
 
-static int add_buildid(struct ptd_pdw *w, int32_t pid, const char *path, const char *file)
+static int add_buildid(struct ptd_pdw *w, const char *path, const char *file)
 {
 	struct bid *b;
 	unsigned i;
@@ -244,7 +244,7 @@ static int add_buildid(struct ptd_pdw *w, int32_t pid, const char *path, const c
 	b->path = strdup(path);
 	if (!b->path)
 		return -PTD_E_NOMEM;
-	b->pid = pid;
+	b->pid = -1;   /* the host machine's, as perf record writes them */
 	w->nbids++;
 	return 0;
 }
@@ -266,7 +266,7 @@ int ptd_pdw_mmap(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t 
 
 	const struct bid *b;
 
-	if (add_buildid(w, pid, m->path, file ? file : m->path))
+	if (add_buildid(w, m->path, file ? file : m->path))
 		return ptd_err_set(err, PTD_E_NOMEM, "build ids");
 	b = find_buildid(w, m->path);
 	ptd_rb_start(&rb, PTD_REC_MMAP2, (uint16_t)(PTD_MISC_USER |
