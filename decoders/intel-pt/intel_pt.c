@@ -34,6 +34,9 @@ struct ptd_decoder {
 	int status;                           /* libipt status flags in ST_DECODE */
 	uint64_t sync;                        /* where the last failed sync left off */
 	uint64_t last_ip;                     /* of the last instruction since the last sync */
+	/* never-ending loops (see stuck()) */
+	uint64_t run_off;                     /* trace offset during the current run */
+	uint64_t cyc_ip, cyc_power, cyc_len;  /* Brent's cycle finding over the run's ips */
 	struct ptd_trace_sample queue[QUEUE_LEN];   /* samples ready to hand out */
 	unsigned qhead, qlen;
 };
@@ -70,6 +73,44 @@ static void push_error(struct ptd_decoder *d, int kind, int code, uint64_t ip)
 	s->err.code = code;
 	s->err.msg = pt_errstr(pt_errcode(code));
 	set_offset(d, s);
+}
+
+/* Code that jumps to itself, or loops through direct branches only, runs
+ * for ever without consuming trace: libipt would decode it for ever.  In a
+ * run of instructions that take nothing from the trace (not conditional,
+ * not a return, no packet consumed: the offset stays put), each ip decides
+ * the next, so an ip seen twice is such a loop; Brent's cycle finding sees
+ * it within a few times the loop's length, in constant memory.  It is
+ * reported as an error and decoding resynchronizes at the next PSB, as
+ * perf's decoder does with its "Never-ending loop".  Returns 1 when stuck
+ * (error pushed). */
+static int stuck(struct ptd_decoder *d, const struct pt_insn *in)
+{
+	uint64_t off;
+
+	if ((in->iclass != ptic_other && in->iclass != ptic_call && in->iclass != ptic_jump) ||
+	    pt_insn_get_offset(d->insn, &off) < 0 || off != d->run_off) {
+		if (pt_insn_get_offset(d->insn, &off) >= 0)
+			d->run_off = off;
+		d->cyc_ip = in->ip;
+		d->cyc_power = 1;
+		d->cyc_len = 0;
+		return 0;
+	}
+	if (in->ip == d->cyc_ip) {
+		push_error(d, PTD_GAPK_DECODE, -pte_internal, in->ip);
+		d->queue[(d->qhead + d->qlen - 1) % QUEUE_LEN].err.msg =
+			"never-ending loop (code that consumes no trace)";
+		d->cyc_power = 1;
+		d->cyc_len = 0;
+		return 1;
+	}
+	if (++d->cyc_len == d->cyc_power) {
+		d->cyc_ip = in->ip;
+		d->cyc_power *= 2;
+		d->cyc_len = 0;
+	}
+	return 0;
 }
 
 static int read_cb(uint8_t *buffer, size_t size, const struct pt_asid *asid,
@@ -269,6 +310,8 @@ static void do_insn(struct ptd_decoder *d)
 	}
 	if (st >= 0) {
 		d->status = st;
+		if (stuck(d, &in))
+			d->state = ST_SYNC;
 		return;
 	}
 	if (st == -pte_eos) {

@@ -166,6 +166,59 @@ static const struct ptd_trace_sample *find(const struct run *r, int kind)
 	return NULL;
 }
 
+/* Code that loops for ever without trace: "jmp ." at 0x3000, a three
+ * instruction loop at 0x3010, then straight code to a jmp rax at 0x3020.
+ * Each PSB+ lands in one: the decoder reports the loop and goes on at the
+ * next PSB instead of decoding for ever. */
+static void never_ending(struct ptd_err *err)
+{
+	uint8_t loops[0x23];
+	struct ptd_decoder_env env = { 0 };
+	struct ptd_image *im = NULL;
+	struct enc w;
+	struct run r;
+	size_t n, i, errs = 0, at3000 = 0, at3010 = 0, end = 0;
+	char file[300];
+	FILE *f;
+
+	memset(loops, 0x90, sizeof(loops));
+	loops[0x00] = 0xeb, loops[0x01] = 0xfe;                 /* 0x3000: jmp 0x3000 */
+	loops[0x12] = 0xeb, loops[0x13] = 0xfc;                 /* 0x3012: jmp 0x3010 */
+	loops[0x21] = 0xff, loops[0x22] = 0xe0;                 /* 0x3021: jmp rax */
+	snprintf(file, sizeof(file), "%s/loops.bin", dir);
+	f = fopen(file, "wb");
+	if (!f || fwrite(loops, 1, sizeof(loops), f) != sizeof(loops) || fclose(f) ||
+	    ptd_image_new(&im, err) || ptd_image_add_file(im, file, 0, 0, 0x3000, err)) {
+		ok(0, "never-ending loops: set up");
+		goto out;
+	}
+	env.image = im;
+	enc_begin(&w);
+	/* each TNT stops libipt's read-ahead: the next PSB is still ahead */
+	psb_plus(&w, 0x3000);
+	put(&w, ppt_tnt_8, 0, 0);
+	psb_plus(&w, 0x3010);
+	put(&w, ppt_tnt_8, 0, 0);
+	psb_plus(&w, 0x3020);
+	put(&w, ppt_tip_pgd, pt_ipc_sext_48, 0x4000);
+	n = enc_end(&w);
+	i = (size_t)decode(&env, w.buf, n, &r, 1000);
+	ok(!i && r.total < 1000, "never-ending loops end (%zu samples)", r.total);
+	for (i = 0; i < r.n; i++) {
+		if (r.s[i].kind == PTD_TS_GAP && strstr(r.s[i].err.msg, "never-ending loop")) {
+			errs++;
+			at3000 += r.s[i].ip == 0x3000;
+			at3010 += r.s[i].ip >= 0x3010 && r.s[i].ip <= 0x3012;
+		}
+		end = errs == 2 && r.s[i].kind == PTD_TS_INSN && r.s[i].ip == 0x3021 ? 1 : end;
+	}
+	ok(errs == 2 && at3000 == 1 && at3010 == 1, "each loop is reported once, at its ips (%zu errors)", errs);
+	ok(end, "decoding goes on at the next PSB to the jmp rax at 0x3021");
+out:
+	ptd_image_free(im);
+	unlink(file);
+}
+
 int main(void)
 {
 	static const uint64_t path[] = { 0x1000, 0x1001, 0x1004, 0x1010, 0x1011 };
@@ -337,6 +390,8 @@ int main(void)
 	}
 	ok(!bad, "3000 random streams decode to an end, gap offsets inside the trace (%zu bad, longest %zu samples)",
 	   bad, longest);
+
+	never_ending(&err);
 
 	ptd_image_free(im);
 	ptd_image_free(cbim);
