@@ -2,39 +2,62 @@
 # Build the libFuzzer harnesses (tests/fuzz/fuzz_*.c) with clang,
 # AddressSanitizer and UndefinedBehaviorSanitizer, and run each for a
 # bounded time on a seed corpus made from testdata/.
-#   tools/fuzz.sh [SECONDS-PER-HARNESS [BUILD-DIR]]   (default 60, build-fuzz)
-# Exit status 0 when no harness found a crash; crashes are kept in
-# BUILD-DIR/crashes/.
+#   tools/fuzz.sh [SECONDS-PER-HARNESS [BUILD-DIR [HARNESS...]]]
+#   (default 60 s, BUILD-DIR build-fuzz, every harness)
+# The project's library is built once, instrumented, in BUILD-DIR/lib.
+# Exit status 0 when no harness found a crash, a leak, a hang (10 s per
+# input) or a memory blow-up (1 GB); what it found is kept in
+# BUILD-DIR/crashes/ and the log in BUILD-DIR/NAME.log.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-60}
 out=${2:-$top/build-fuzz}
+[ $# -gt 2 ] && shift 2 || set --
 CC=${FUZZ_CC:-clang}
 command -v "$CC" >/dev/null || { echo "fuzz: $CC not found (apt-get install clang)" >&2; exit 2; }
-mkdir -p "$out/crashes"
-# the build's config.h (any build directory's will do; make one if none)
-if [ ! -f "$out/config.h" ]; then
-	(cd "$top" && [ -x configure ] || autoreconf -fi >/dev/null 2>&1)
-	(cd "$out" && "$top/configure" -q >/dev/null)
+SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
+mkdir -p "$out/crashes" "$out/lib"
+(cd "$top" && { [ -x configure ] && [ configure -nt configure.ac ] && [ configure -nt Makefile.am ]; } ||
+	autoreconf -fi >/dev/null 2>&1)
+if [ ! -f "$out/lib/Makefile" ] || [ "$top/configure" -nt "$out/lib/Makefile" ]; then
+	(cd "$out/lib" && "$top/configure" -q CC="$CC" CFLAGS="-g -O1 -fsanitize=fuzzer-no-link $SAN" >/dev/null)
 fi
-FLAGS="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I$top/src -I$top -I$out"
-LIBS=""
-pkg-config --exists libzstd 2>/dev/null && LIBS="$LIBS $(pkg-config --libs libzstd)"
-SRC=$(cd "$top" && ls src/common/*.c formats/perf/*.c formats/out/dump*.c src/tsc.c src/machine.c \
-	src/ordered.c src/auxqueue.c src/session.c src/stats.c | grep -v writer.c)
+echo "fuzz: building the instrumented library" >&2
+make -C "$out/lib" -s -j"$(nproc)" libptd.a >/dev/null
+libs() { sed -n "s/^$1 = //p" "$out/lib/Makefile"; }
+LIBS="$(libs ZSTD_LIBS) $(libs LIBIPT_LIBS) $(libs CAPSTONE_LIBS)"
+FLAGS="-g -O1 -fsanitize=fuzzer $SAN -I$top/src -I$top -I$out/lib -DFUZZ_TESTDATA=\"$top/testdata\""
+
+# seed NAME CORPUS: the starting inputs of a harness
+seed() {
+	case $1 in
+	fuzz_perfdata) find "$top/testdata" -name '*.data' -size -400k -exec cp {} "$2/" \; ;;
+	fuzz_decode)   # the selector byte (itrace set, fields, JSON) comes last
+		for f in "$top"/testdata/record/*.data; do
+			for s in 0 1 2 3 17 42; do
+				{ cat "$f"; printf "\\$(printf %o $s)"; } >"$2/$(basename "$f" .data)-$s"
+			done
+		done ;;
+	fuzz_pt) find "$top/testdata/libipt-ptt" -name '*.pt' -exec cp {} "$2/" \; ;;
+	fuzz_options)
+		printf '\001i100usge\000comm,tid,time,ip,sym\000 1.5,2.5' >"$2/a"
+		printf '\002crl8e+o-f\000+insn,-dso,brstack\00010%%/2' >"$2/b"
+		printf '\003qqZi0ns\000ip,addr\0003,4 5,6' >"$2/c" ;;
+	esac
+}
+
 status=0
-for h in "$top"/tests/fuzz/fuzz_*.c; do
-	name=$(basename "$h" .c)
+harnesses=${*:-$(cd "$top/tests/fuzz" && ls fuzz_*.c | sed 's/\.c$//')}
+for name in $harnesses; do
 	# shellcheck disable=SC2086
-	(cd "$top" && $CC $FLAGS -o "$out/$name" "$h" $SRC $LIBS)
+	$CC $FLAGS -o "$out/$name" "$top/tests/fuzz/$name.c" "$out/lib/libptd.a" $LIBS
 	corpus="$out/corpus-$name"
 	mkdir -p "$corpus"
-	case $name in
-	fuzz_perfdata) find "$top/testdata" -name '*.data' -size -400k -exec cp {} "$corpus/" \; ;;
-	esac
+	seed "$name" "$corpus"
 	echo "fuzz: $name for $secs s" >&2
+	# the decoders print warnings on stderr: libFuzzer keeps its own copy
 	if ! "$out/$name" -max_total_time="$secs" -max_len=1048576 -rss_limit_mb=1024 -timeout=10 \
-	     -artifact_prefix="$out/crashes/$name-" -print_final_stats=1 "$corpus" \
+	     -close_fd_mask=2 -artifact_prefix="$out/crashes/$name-" -print_final_stats=1 "$corpus" \
 	     >"$out/$name.log" 2>&1; then
 		echo "fuzz: $name FAILED, see $out/$name.log" >&2
 		tail -30 "$out/$name.log" >&2
