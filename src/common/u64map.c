@@ -71,6 +71,31 @@ int ptd_u64map_put(struct ptd_u64map *m, uint64_t key, void *val)
 	return 0;
 }
 
+int ptd_u64map_del(struct ptd_u64map *m, uint64_t key)
+{
+	size_t mask = m->cap - 1, i, j, k;
+
+	if (!m->cap)
+		return 0;
+	for (i = slot_of(key, m->cap); m->vals[i] && m->keys[i] != key; i = (i + 1) & mask)
+		;
+	if (!m->vals[i])
+		return 0;
+	/* backward shift: an entry further along the probe run moves into the
+	 * hole unless its home slot lies cyclically in (hole, entry] */
+	for (j = (i + 1) & mask; m->vals[j]; j = (j + 1) & mask) {
+		k = slot_of(m->keys[j], m->cap);
+		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+			continue;
+		m->keys[i] = m->keys[j];
+		m->vals[i] = m->vals[j];
+		i = j;
+	}
+	m->vals[i] = NULL;
+	m->used--;
+	return 1;
+}
+
 void ptd_u64map_fini(struct ptd_u64map *m)
 {
 	free(m->keys);

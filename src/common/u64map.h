@@ -19,6 +19,9 @@ void *ptd_u64map_get(const struct ptd_u64map *m, uint64_t key);
 /* Insert or replace.  Returns 0, or -1 when out of memory or at the limit. */
 int ptd_u64map_put(struct ptd_u64map *m, uint64_t key, void *val);
 
+/* Remove key.  Returns 1 when it was there, 0 when not. */
+int ptd_u64map_del(struct ptd_u64map *m, uint64_t key);
+
 /* Free the table (not the values). */
 void ptd_u64map_fini(struct ptd_u64map *m);
 

@@ -37,6 +37,33 @@ int main(void)
 		n++;
 	is_u64(n, 5000, "u64map: iteration visits every key");
 	ptd_u64map_fini(&m);
+
+	/* deletions against a plain array: keys from a small range so that
+	 * probe runs are long and wrap round the table */
+	{
+		static uintptr_t ref[512];
+		size_t bad = 0, j;
+
+		srand(3);
+		for (i = 0; i < 200000; i++) {
+			uint64_t key = (uint64_t)(rand() % 512);
+
+			if (rand() % 3) {
+				ref[key] = i + 1;
+				ptd_u64map_put(&m, key * 0x10001, (void *)(uintptr_t)(i + 1));
+			} else {
+				bad += (size_t)ptd_u64map_del(&m, key * 0x10001) != (ref[key] != 0);
+				ref[key] = 0;
+			}
+			if (i % 997 == 0)
+				for (j = 0; j < 512; j++)
+					bad += (uintptr_t)ptd_u64map_get(&m, j * 0x10001) != ref[j];
+		}
+		for (j = 0, n = 0; j < 512; j++)
+			n += ref[j] != 0;
+		ok(!bad && m.used == n, "u64map: 200000 puts and deletes agree with an array (%zu wrong)", bad);
+		ptd_u64map_fini(&m);
+	}
 	m.limit = 2;
 	ok(!ptd_u64map_put(&m, 1, &vals[0]) && !ptd_u64map_put(&m, 2, &vals[0]) &&
 	   ptd_u64map_put(&m, 3, &vals[0]), "u64map: limit");
