@@ -10,11 +10,17 @@
 struct entry {
 	uint64_t ret_addr;
 	int trace_end;
+	size_t below;   /* index + 1 of the next entry down with this ret_addr, 0: none */
 };
 
+/* A return pops to the topmost entry with its address.  `top` finds that
+ * entry at once (ret_addr -> index + 1), so a return costs what it pops
+ * and not the depth of the stack: a hostile trace that returns again and
+ * again to addresses not on a deep stack must not cost depth per return. */
 struct ptd_tstack {
 	struct entry *e;
 	size_t cnt, cap;
+	struct ptd_u64map top;
 	uint64_t trace_nr;
 	struct ptd_tstack_br *br;   /* ring of br_sz: br[br_pos] is the newest */
 	size_t br_pos, br_nr;
@@ -34,13 +40,47 @@ void ptd_tstacks_fini(struct ptd_tstacks *t)
 	while (ptd_u64map_next(&t->by_tid, &i, &k, &v)) {
 		free(((struct ptd_tstack *)v)->e);
 		free(((struct ptd_tstack *)v)->br);
+		ptd_u64map_fini(&((struct ptd_tstack *)v)->top);
 		free(v);
 	}
 	ptd_u64map_fini(&t->by_tid);
 }
 
+static void empty(struct ptd_tstack *ts)
+{
+	ts->cnt = 0;
+	ptd_u64map_fini(&ts->top);
+}
+
+/* Index entry i as the topmost with its address.  Returns 0, or -1 when
+ * out of memory (then the stack is emptied, as perf discards it). */
+static int link_top(struct ptd_tstack *ts, size_t i)
+{
+	ts->e[i].below = (size_t)(uintptr_t)ptd_u64map_get(&ts->top, ts->e[i].ret_addr);
+	if (ptd_u64map_put(&ts->top, ts->e[i].ret_addr, (void *)(uintptr_t)(i + 1))) {
+		empty(ts);
+		return -1;
+	}
+	return 0;
+}
+
+/* Drop the entries from n up. */
+static void cut(struct ptd_tstack *ts, size_t n)
+{
+	while (ts->cnt > n) {
+		struct entry *e = &ts->e[--ts->cnt];
+
+		if (e->below)
+			ptd_u64map_put(&ts->top, e->ret_addr, (void *)(uintptr_t)e->below);
+		else
+			ptd_u64map_del(&ts->top, e->ret_addr);
+	}
+}
+
 static int push(struct ptd_tstack *ts, uint64_t ret_addr, int trace_end)
 {
+	size_t i;
+
 	if (ts->cnt == ts->cap) {
 		size_t cap = ts->cap ? ts->cap * 2 : 64;
 		struct entry *e;
@@ -48,10 +88,14 @@ static int push(struct ptd_tstack *ts, uint64_t ret_addr, int trace_end)
 		if (cap > PTD_TSTACK_MAX) {
 			memmove(ts->e, ts->e + ts->cnt / 2, (ts->cnt - ts->cnt / 2) * sizeof(*ts->e));
 			ts->cnt -= ts->cnt / 2;
+			ptd_u64map_fini(&ts->top);
+			for (i = 0; i < ts->cnt; i++)
+				if (link_top(ts, i))
+					return -1;
 		} else {
 			e = realloc(ts->e, cap * sizeof(*e));
 			if (!e) {
-				ts->cnt = 0;   /* perf discards the stack */
+				empty(ts);   /* perf discards the stack */
 				return -1;
 			}
 			ts->e = e;
@@ -59,32 +103,28 @@ static int push(struct ptd_tstack *ts, uint64_t ret_addr, int trace_end)
 		}
 	}
 	ts->e[ts->cnt].trace_end = trace_end;
-	ts->e[ts->cnt++].ret_addr = ret_addr;
+	ts->e[ts->cnt].ret_addr = ret_addr;
+	if (link_top(ts, ts->cnt))
+		return -1;
+	ts->cnt++;
 	return 0;
 }
 
 static void pop(struct ptd_tstack *ts, uint64_t ret_addr)
 {
-	size_t i;
+	size_t i = (size_t)(uintptr_t)ptd_u64map_get(&ts->top, ret_addr);
 
-	for (i = ts->cnt; i;) {
-		if (ts->e[--i].ret_addr == ret_addr) {
-			ts->cnt = i;
-			return;
-		}
-	}
+	if (i)
+		cut(ts, i - 1);
 }
 
 static void pop_trace_end(struct ptd_tstack *ts)
 {
-	size_t i;
+	size_t i = ts->cnt;
 
-	for (i = ts->cnt; i;) {
-		if (ts->e[--i].trace_end)
-			ts->cnt = i;
-		else
-			return;
-	}
+	while (i && ts->e[i - 1].trace_end)
+		i--;
+	cut(ts, i);
 }
 
 int ptd_tstack_event(struct ptd_tstacks *t, int32_t tid, uint32_t flags, uint64_t from_ip,
@@ -106,8 +146,10 @@ int ptd_tstack_event(struct ptd_tstacks *t, int32_t tid, uint32_t flags, uint64_
 		ts->trace_nr = trace_nr;
 	}
 	if (trace_nr != ts->trace_nr) {
-		if (ts->trace_nr)
-			ts->cnt = ts->br_pos = ts->br_nr = 0;
+		if (ts->trace_nr) {
+			empty(ts);
+			ts->br_pos = ts->br_nr = 0;
+		}
 		ts->trace_nr = trace_nr;
 	}
 	if (t->br_sz) {
