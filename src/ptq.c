@@ -404,7 +404,12 @@ static int process_queues(struct ptd_ptq *q, uint64_t timestamp)
 
 
 /* perf's intel_pt_setup_queue: decode to the first timestamp. */
-static int setup_queues(struct ptd_ptq *q, const struct pdec_params *pp)
+/* AUXTRACE idx values allowed (the decoders are an array indexed by it) */
+#define MAX_QUEUE_IDX (1u << 16)
+
+/* One decoder per AUX queue, in an array indexed by the queues' idx.
+ * Returns 0 or an error (in err). */
+static int setup_queues(struct ptd_ptq *q, const struct pdec_params *pp, struct ptd_err *err)
 {
 	const struct ptd_auxq *aq = &q->s->auxq;
 	uint32_t max_idx = 0;
@@ -412,19 +417,22 @@ static int setup_queues(struct ptd_ptq *q, const struct pdec_params *pp)
 
 	for (i = 0; i < aq->queues.len; i++) {
 		const struct ptd_aux_queue *a = *(struct ptd_aux_queue **)ptd_vec_at(&aq->queues, i);
+		const struct ptd_aux_chunk *c = a->chunks.len ? ptd_vec_at(&a->chunks, 0) : NULL;
 
+		if (a->idx >= MAX_QUEUE_IDX)
+			return ptd_err_set(err, PTD_E_LIMIT,
+					   "AUXTRACE record at %#" PRIx64 ": queue index %u is over the limit of %u",
+					   c ? c->file_offset : 0, a->idx, MAX_QUEUE_IDX - 1);
 		if (a->idx > max_idx)
 			max_idx = a->idx;
 	}
 	if (!aq->queues.len)
 		return 0;
-	if (max_idx >= (1u << 16))
-		return -PTD_E_LIMIT;
 	q->nr_queues = (size_t)max_idx + 1;
 	q->queues = calloc(q->nr_queues, sizeof(*q->queues));
 	q->heap = calloc(q->nr_queues, sizeof(*q->heap));
 	if (!q->queues || !q->heap)
-		return -PTD_E_NOMEM;
+		return ptd_err_set(err, PTD_E_NOMEM, "setting up the Intel PT queues: out of memory");
 	for (i = 0; i < aq->queues.len; i++) {
 		const struct ptd_aux_queue *a = *(struct ptd_aux_queue **)ptd_vec_at(&aq->queues, i);
 		struct queue *pq = &q->queues[a->idx];
@@ -450,7 +458,7 @@ static int setup_queues(struct ptd_ptq *q, const struct pdec_params *pp)
 		p.ctx = pq;
 		pq->dec = ptd_pdec_new(&p);
 		if (!pq->dec)
-			return -PTD_E_NOMEM;
+			return ptd_err_set(err, PTD_E_NOMEM, "setting up the Intel PT queues: out of memory");
 	}
 	for (i = 0; i < q->nr_queues && !q->conf.timeless; i++) {
 		struct queue *pq = &q->queues[i];
@@ -538,8 +546,8 @@ int ptd_ptq_run(struct ptd_ptq *q, struct ptd_session *s, const struct ptd_ptq_c
 			if (first) {
 				first = 0;
 				q->now = n->time - 1;
-				if ((rc = setup_queues(q, &pp)))
-					return ptd_err_set(err, -rc, "setting up the Intel PT queues");
+				if ((rc = setup_queues(q, &pp, err)))
+					return rc;
 			}
 			q->now = n->time - 1;
 			if (!q->conf.timeless)
@@ -553,8 +561,8 @@ int ptd_ptq_run(struct ptd_ptq *q, struct ptd_session *s, const struct ptd_ptq_c
 		if ((rc = apply(q, n)))
 			goto out;
 	}
-	if (first && (rc = setup_queues(q, &pp)))
-		return ptd_err_set(err, -rc, "setting up the Intel PT queues");
+	if (first && (rc = setup_queues(q, &pp, err)))
+		return rc;
 	q->now = UINT64_MAX;
 	rc = q->conf.timeless ? process_timeless(q, -1) : process_queues(q, UINT64_MAX);
 out:
