@@ -27,6 +27,8 @@ void ptd_options_usage(FILE *out)
 	      "  --ns              times with nanoseconds\n"
 	      "  --format=json     one JSON object per sample instead (fields: doc/formats.md)\n"
 	      "  --insn-trace, --call-trace, --call-ret-trace   perf script's shortcuts\n"
+	      "  --gaps            instead of samples, every gap in the trace: its cause, time\n"
+	      "                    span, bytes skipped and instructions lost (doc/formats.md)\n"
 	      "  -C, --cpu LIST    only these CPUs (0-2,4), as perf script -C\n"
 	      "  --pid LIST, --tid LIST   only samples of these processes / threads\n"
 	      "  --time RANGES     only samples in these perf time ranges (START,STOP ...)\n"
@@ -70,7 +72,7 @@ enum {
 	OPT_PT = 256, OPT_RAW, OPT_ELF, OPT_CPU, OPT_FORMAT, OPT_EVENT_IP, OPT_EVENT_TIME,
 	OPT_EVENT_TICK, OPT_STAT, OPT_STAT_INSN, OPT_INSN_DECODER, OPT_BACKEND,
 	OPT_ITRACE = 512, OPT_NS, OPT_SYMFS, OPT_BUILDID_DIR, OPT_INSN_TRACE, OPT_CALL_TRACE,
-	OPT_CALL_RET_TRACE, OPT_PID, OPT_TID, OPT_TIME,
+	OPT_CALL_RET_TRACE, OPT_PID, OPT_TID, OPT_TIME, OPT_GAPS,
 };
 
 /* Options handed to the backend by name: the long option name is the key. */
@@ -136,6 +138,7 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 		{ "pid", required_argument, NULL, OPT_PID },
 		{ "tid", required_argument, NULL, OPT_TID },
 		{ "time", required_argument, NULL, OPT_TIME },
+		{ "gaps", no_argument, NULL, OPT_GAPS },
 		BACKEND("mtc-freq"), BACKEND("nom-freq"),
 		BACKEND("cpuid-0x15.eax"), BACKEND("cpuid-0x15.ebx"),
 		BACKEND("filter:addr0_cfg"), BACKEND("filter:addr0_a"), BACKEND("filter:addr0_b"),
@@ -208,6 +211,9 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 			break;
 		case OPT_TIME:
 			o->time_str = optarg;
+			break;
+		case OPT_GAPS:
+			o->gaps = 1;
 			break;
 		case OPT_TID:
 			o->tid_list = optarg;

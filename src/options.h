@@ -53,6 +53,7 @@ struct ptd_options {
 	const char *cpu_list;                 /* -C / --cpu LIST (without --pt) */
 	const char *pid_list, *tid_list;      /* --pid, --tid */
 	const char *time_str;                 /* --time */
+	int gaps;                             /* --gaps: the gap report */
 };
 
 /* Parse argv.  Returns 0, or -PTD_E_INVAL (-PTD_E_NOMEM) with a message

@@ -67,6 +67,7 @@ static int run_script(const struct ptd_options *o)
 	so.pid_list = o->pid_list;
 	so.tid_list = o->tid_list;
 	so.time_str = o->time_str;
+	so.gaps = o->gaps;
 	return ptd_script_run(&so, stdout);
 #else
 	fprintf(stderr, "ptdecode: decoding perf.data traces needs libipt and capstone, "

@@ -334,7 +334,7 @@ static int run_decoder(struct ptd_ptq *q, struct queue *pq, uint64_t *ts)
 			pq->timestamp = st->est_timestamp;
 			if (q->cfg->errors &&
 			    ptd_ptq_synth_error(q, st->err, pq->cpu, pq->pid, pq->tid, st->from_ip,
-						ptd_ptq_time(q, pq->timestamp)))
+						ptd_ptq_time(q, pq->timestamp), st->pos))
 				return -1;
 			continue;
 		}
@@ -489,7 +489,7 @@ static int apply(struct ptd_ptq *q, const struct noted *n)
 	int out = !!(n->misc & PTD_MISC_SWITCH_OUT);
 
 	if (n->type == PTD_REC_AUX && (n->aux_flags & PTD_AUX_FLAG_TRUNCATED) && q->cfg->errors)
-		return ptd_ptq_synth_error(q, PDEC_ERR_LOST, n->cpu, n->pid, n->tid, 0, n->time);
+		return ptd_ptq_synth_error(q, PDEC_ERR_LOST, n->cpu, n->pid, n->tid, 0, n->time, 0);
 	if (n->type == PTD_REC_ITRACE_START) {
 		if (q->conf.per_cpu_mmaps)
 			set_current_tid(q, n->cpu, (int32_t)n->np_tid);

@@ -80,7 +80,8 @@ static inline uint64_t ptd_ptq_time(const struct ptd_ptq *q, uint64_t tsc)
 /* ptq_synth.c */
 void ptd_ptq_sample_flags(struct queue *pq);
 int ptd_ptq_sample(struct ptd_ptq *q, struct queue *pq);
+/* an error sample; pos: the trace position where it was found (0 unknown) */
 int ptd_ptq_synth_error(struct ptd_ptq *q, int code, int32_t cpu, int32_t pid, int32_t tid,
-			uint64_t ip, uint64_t time);
+			uint64_t ip, uint64_t time, uint64_t pos);
 
 #endif

@@ -83,6 +83,8 @@ static void prep(struct ptd_ptq *q, struct queue *pq, struct ptd_synth *s, int k
 	s->flags = pq->flags;
 	s->insn_len = pq->insn_len;
 	memcpy(s->insn, pq->insn, sizeof(s->insn));
+	s->trace_pos = pq->state->psb_offset;
+	s->tot_insn = pq->state->tot_insn_cnt;
 }
 
 static int synth_branch(struct ptd_ptq *q, struct queue *pq)
@@ -136,7 +138,7 @@ static int synth_insn(struct ptd_ptq *q, struct queue *pq)
 }
 
 int ptd_ptq_synth_error(struct ptd_ptq *q, int code, int32_t cpu, int32_t pid, int32_t tid,
-			uint64_t ip, uint64_t time)
+			uint64_t ip, uint64_t time, uint64_t pos)
 {
 	struct ptd_synth s;
 
@@ -152,6 +154,7 @@ int ptd_ptq_synth_error(struct ptd_ptq *q, int code, int32_t cpu, int32_t pid, i
 	s.tid = tid;
 	s.ip = ip;
 	s.time = time;
+	s.trace_pos = pos;
 	return deliver(q, &s);
 }
 

@@ -13,6 +13,8 @@
 #include "common/err.h"
 #include "disasm.h"
 #include "dsofiles.h"
+#include "formats/out/gap_report.h"
+#include "gaps.h"
 #include "formats/out/json.h"
 #include "formats/out/script.h"
 #include "formats/perf/abi.h"
@@ -88,6 +90,7 @@ struct run {
 	struct ptd_script_frame frames[CHAIN_MAX];
 	struct ptd_script_branch brs[PTD_ITRACE_MAX_LAST_BRANCH_SZ];
 	int32_t first_tid;
+	struct ptd_gaps *gaps;        /* --gaps: the samples go to the gap report */
 };
 
 /* perf's evsel__add_modifiers */
@@ -253,6 +256,8 @@ static int in_ids(const int32_t *ids, int n, int32_t v)
 
 static int on_synth(void *ctx, const struct ptd_synth *sy)
 {
+	if (((struct run *)ctx)->gaps)
+		return ptd_gaps_sample(((struct run *)ctx)->gaps, sy) ? -1 : 0;
 	struct run *r = ctx;
 	struct ptd_script_sample s;
 	const struct ptd_thread *t;
@@ -517,6 +522,7 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	struct ptd_session_opts so = { 0 };
 	struct ptd_ptq_cfg cfg;
 	struct ptd_err err = { 0 };
+	struct ptd_gaps gaps;
 	struct run r;
 	size_t i;
 	int rc, status = 2;
@@ -556,6 +562,13 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	if (r.ps.out[PTD_SCRIPT_OT_HW].fields & PTD_SCRIPT_CALLINDENT)
 		cmd.thread_stack = 1;   /* perf script keeps call stacks for callindent */
 	ptd_itrace_resolve(&cmd, &it);
+	if (o->gaps) {   /* branches and every error: where each gap begins and ends */
+		ptd_itrace_init(&it);
+		it.branches = 1;
+		it.errors = 1;
+		it.period_type = PTD_ITRACE_PERIOD_INSTRUCTIONS;
+		it.period = 1;
+	}
 
 	r.q = ptd_ptq_new();
 	r.files = ptd_dsofiles_new(o->symfs, o->buildid_dir);
@@ -622,6 +635,14 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 		status = 0;
 		goto out;
 	}
+	if (o->gaps) {
+		r.gaps = &gaps;
+		ptd_gaps_init(&gaps);
+		if (ptd_gaps_preload(&gaps, r.s)) {
+			fprintf(stderr, "ptdecode: out of memory\n");
+			goto out;
+		}
+	}
 	rc = ptd_ptq_run(r.q, r.s, &cfg, on_synth, &r, &err);
 	if (rc > 0 || rc == -1) {
 		fprintf(stderr, "ptdecode: writing output failed\n");
@@ -636,9 +657,20 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 		fprintf(stderr, "ptdecode: writing output failed\n");
 		goto out;
 	}
-	warn_about_errors(&r);
+	if (r.gaps) {
+		ptd_gaps_finish(r.gaps);
+		if ((o->json ? ptd_gaps_print_json(out, r.gaps) : ptd_gaps_print_text(out, r.gaps)) ||
+		    fflush(out)) {
+			fprintf(stderr, "ptdecode: writing output failed\n");
+			goto out;
+		}
+	} else {
+		warn_about_errors(&r);
+	}
 	status = 0;
 out:
+	if (r.gaps)
+		ptd_gaps_fini(r.gaps);
 	ptd_session_close(r.s);
 	ptd_ptq_free(r.q);
 	ptd_dsofiles_free(r.files);

@@ -23,6 +23,7 @@ struct ptd_script_run_opts {
 	const char *cpu_list;       /* -C "0-2,4", NULL: all */
 	const char *pid_list, *tid_list;   /* --pid, --tid "1,2", NULL: all */
 	const char *time_str;              /* --time, perf's ranges (timerange.h), NULL: all */
+	int gaps;                          /* --gaps: the gap report (src/gaps.h) instead of samples */
 };
 
 /* Returns the exit status: 0, 1 for bad options (message printed), 2 for

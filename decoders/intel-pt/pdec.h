@@ -131,6 +131,7 @@ struct ptd_pstate {
 	uint64_t cbr_payload;
 	unsigned cbr;
 	uint64_t psb_offset;    /* trace position of the last PSB walked */
+	uint64_t pos;           /* trace position of the current packet (of an error: where it was found) */
 	int from_nr, to_nr;
 	uint8_t insn_op, insn_len;
 	uint8_t insn[PDEC_INSN_BUF_SZ];

@@ -761,5 +761,6 @@ const struct ptd_pstate *ptd_pdec_decode(struct ptd_pdec *d)
 	d->state.est_timestamp = pdec_est_timestamp(d);
 	d->state.tot_insn_cnt = d->tot_insn_cnt;
 	d->state.tot_cyc_cnt = d->sample_tot_cyc_cnt;
+	d->state.pos = d->pos;
 	return &d->state;
 }

@@ -1,7 +1,8 @@
 /* libFuzzer harness: the main job on a perf.data file, through the whole
  * pipeline (reader, session, AUX queues, the Intel PT decoder, sample
  * synthesis, perf script's text or JSON) with the output thrown away.  The
- * last byte picks the --itrace set and the output; the binaries of the
+ * last byte picks the --itrace set and the output (text, JSON, the gap
+ * report); the binaries of the
  * committed recordings are found under --symfs testdata/record, so their
  * traces decode to real code. */
 #define _GNU_SOURCE
@@ -53,6 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.nfields = (sel >> 4) & 1;
 	o.shortcut = -1;
 	o.json = (sel >> 5) & 1;
+	o.gaps = (sel >> 6) & 1;   /* the gap report instead of samples */
 	o.symfs = FUZZ_TESTDATA "/record";
 	o.buildid_dir = "/nonexistent";
 	o.quiet = 1;
