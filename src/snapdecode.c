@@ -326,11 +326,6 @@ static int setup_output(struct out_ctx *oc, const struct ptd_snap_opts *o)
 	for (i = 0; i < o->nfields; i++)
 		if (ptd_script_parse_fields(&oc->ps, o->fields[i], stderr))
 			return -1;
-	oc->ev.type = 0;            /* PERF_TYPE_HARDWARE */
-	oc->ev.config = 4;          /* branch instructions */
-	oc->ev.sample_period = 1;
-	oc->ev.sample_type = PTD_SAMPLE_IP | PTD_SAMPLE_ADDR | PTD_SAMPLE_CPU | PTD_SAMPLE_PERIOD;
-	oc->ev.name = "branches";
 	return ptd_script_setup(&oc->ps, &oc->ev, 1, 0, 1, stderr) ? -1 : 0;
 }
 
@@ -356,6 +351,11 @@ int ptd_snap_decode(const struct ptd_snap_opts *o, FILE *out)
 	memset(&oc, 0, sizeof(oc));
 	oc.out = out;
 	oc.json = o->json;
+	oc.ev.type = 0;             /* PERF_TYPE_HARDWARE */
+	oc.ev.config = 4;           /* branch instructions */
+	oc.ev.sample_period = 1;
+	oc.ev.sample_type = PTD_SAMPLE_IP | PTD_SAMPLE_ADDR | PTD_SAMPLE_CPU | PTD_SAMPLE_PERIOD;
+	oc.ev.name = "branches";
 	if (parse_itrace(o, &errors) || (!o->ranges && !o->json && setup_output(&oc, o)))
 		return 1;
 	if (!ops) {
