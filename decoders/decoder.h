@@ -80,6 +80,10 @@ enum ptd_trace_sample_kind {
 	PTD_TS_EVENT,       /* event: see enum ptd_event_type */
 	PTD_TS_GAP,         /* trace could not be decoded: err says why; trace is lost until the resync */
 	PTD_TS_DIAG,        /* a diagnostic that loses no trace (e.g. unknown CPU: no errata applied) */
+	PTD_TS_RANGE,       /* insn_count instructions executed in sequence from ip; to_ip is the
+	                     * address of the last one, size its length, iclass its class;
+	                     * PTD_SF_NOT_TAKEN: it was not executed (a branch not taken);
+	                     * u.range.isa the instruction set */
 };
 
 enum ptd_exec_mode {
@@ -127,6 +131,20 @@ enum ptd_event_type {
 	PTD_EV_CBR,             /* core:bus ratio: u.cbr */
 	PTD_EV_MNT,             /* maintenance packet: u.mnt */
 	PTD_EV_END_OF_TRACE,    /* the trace ends; ip suppressed when it ended with tracing disabled */
+	PTD_EV_EXCEPTION,       /* exception taken: u.exception; ip: the preferred return address
+	                         * unless PTD_SF_IP_SUPPRESSED */
+	PTD_EV_EXCEPTION_RET,   /* exception return (the target comes with the next RANGE) */
+};
+
+/* Instruction sets (RANGE samples). */
+enum ptd_isa {
+	PTD_ISA_UNKNOWN = 0,
+	PTD_ISA_A32,
+	PTD_ISA_T32,
+	PTD_ISA_A64,
+	PTD_ISA_TEE,
+	PTD_ISA_JAZELLE,
+	PTD_ISA_CUSTOM,
 };
 
 /* Sample flags. */
@@ -137,6 +155,9 @@ enum {
 	PTD_SF_TIME           = 1u << 3,  /* tsc is valid */
 	PTD_SF_TRUNCATED      = 1u << 4,  /* INSN: the instruction runs past the end of its image section */
 	PTD_SF_NO_OFFSET      = 1u << 5,  /* offset is not known */
+	PTD_SF_NOT_TAKEN      = 1u << 6,  /* RANGE: the last instruction was not executed (branch not taken) */
+	PTD_SF_INDIRECT       = 1u << 7,  /* RANGE: the last instruction is an indirect branch */
+	PTD_SF_COND           = 1u << 8,  /* RANGE: the last instruction is conditional */
 };
 
 /* Gap kinds (GAP samples). */
@@ -153,7 +174,9 @@ struct ptd_trace_sample {
 	uint16_t event;         /* EVENT: enum ptd_event_type */
 	uint16_t gap_kind;      /* GAP: enum ptd_gap_kind */
 	uint32_t flags;         /* PTD_SF_* */
-	int32_t cpu, pid, tid;  /* -1 when unknown: backends leave them, the session fills them */
+	uint8_t chan;           /* the trace stream's channel (CoreSight trace ID), 0 when none */
+	int32_t cpu, pid, tid;  /* -1 when unknown: backends leave them, the session fills them
+	                         * (cs-etm sets cpu from the source's metadata) */
 	uint64_t ip;
 	uint64_t to_ip;
 	uint64_t tsc;           /* time stamp counter at the sample, with PTD_SF_TIME */
@@ -175,6 +198,9 @@ struct ptd_trace_sample {
 		struct { uint64_t payload; uint8_t size; } ptwrite;
 		struct { uint16_t ratio; } cbr;
 		struct { uint64_t payload; } mnt;
+		struct { uint8_t isa; } range;                        /* enum ptd_isa */
+		struct { uint32_t number; uint8_t etmv3; } exception; /* number as ETMv4/ETE give it, or
+		                                                       * with etmv3 as ETMv3/PTM do */
 	} u;                    /* EVENT payload */
 	uint8_t raw[16];        /* INSN: the instruction bytes (size of them) */
 };

@@ -8,10 +8,16 @@
 #ifdef HAVE_LIBIPT
 #include "decoders/intel-pt/intel_pt.h"
 #endif
+#ifdef HAVE_OPENCSD
+#include "decoders/cs-etm/cs_etm.h"
+#endif
 
 static const struct ptd_decoder_ops *const backends[] = {
 #ifdef HAVE_LIBIPT
 	&ptd_intel_pt_ops,
+#endif
+#ifdef HAVE_OPENCSD
+	&ptd_cs_etm_ops,
 #endif
 	NULL,
 };

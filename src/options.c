@@ -35,6 +35,12 @@ void ptd_options_usage(FILE *out)
 	      "  --symfs DIR       look for the recorded binaries under DIR\n"
 	      "  --buildid-dir DIR the build-id cache (default ~/.debug)\n"
 	      "\n"
+	      "CoreSight snapshots (OpenCSD's snapshot directories, as trc_pkt_lister reads):\n"
+	      "  --snapshot DIR    decode the first trace buffer of the snapshot in DIR and\n"
+	      "                    print its branches (--itrace=b, -F, --format=json), its\n"
+	      "                    errors too with --itrace=be\n"
+	      "  --format=ranges   print the executed instruction ranges and trace events\n"
+	      "\n"
 	      "Options:\n"
 	      "  -i, --input FILE  the perf.data file (like perf's -i)\n"
 	      "  -q, --quiet       no progress bar on stderr; with --format=ptxed only errors\n"
@@ -72,7 +78,7 @@ enum {
 	OPT_PT = 256, OPT_RAW, OPT_ELF, OPT_CPU, OPT_FORMAT, OPT_EVENT_IP, OPT_EVENT_TIME,
 	OPT_EVENT_TICK, OPT_STAT, OPT_STAT_INSN, OPT_INSN_DECODER, OPT_BACKEND,
 	OPT_ITRACE = 512, OPT_NS, OPT_SYMFS, OPT_BUILDID_DIR, OPT_INSN_TRACE, OPT_CALL_TRACE,
-	OPT_CALL_RET_TRACE, OPT_PID, OPT_TID, OPT_TIME, OPT_GAPS,
+	OPT_CALL_RET_TRACE, OPT_PID, OPT_TID, OPT_TIME, OPT_GAPS, OPT_SNAPSHOT,
 };
 
 /* Options handed to the backend by name: the long option name is the key. */
@@ -139,6 +145,7 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 		{ "tid", required_argument, NULL, OPT_TID },
 		{ "time", required_argument, NULL, OPT_TIME },
 		{ "gaps", no_argument, NULL, OPT_GAPS },
+		{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
 		BACKEND("mtc-freq"), BACKEND("nom-freq"),
 		BACKEND("cpuid-0x15.eax"), BACKEND("cpuid-0x15.ebx"),
 		BACKEND("filter:addr0_cfg"), BACKEND("filter:addr0_a"), BACKEND("filter:addr0_b"),
@@ -163,7 +170,7 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 	optind = 1;
 	while ((idx = -1, c = getopt_long(argc, argv, ":Dsi:qhVF:C:", longopts, &idx)) != -1) {
 		if (c >= OPT_PT && c < OPT_ITRACE && idx >= 0 && c != OPT_CPU &&
-		    !(c == OPT_FORMAT && optarg && !strcmp(optarg, "json")))
+		    !(c == OPT_FORMAT && optarg && (!strcmp(optarg, "json") || !strcmp(optarg, "ranges"))))
 			raw_only = longopts[idx].name;
 		switch (c) {
 		case 'D':
@@ -218,14 +225,24 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 		case OPT_TID:
 			o->tid_list = optarg;
 			break;
+		case OPT_SNAPSHOT:
+			if (o->snapshot)
+				return ptd_err_set(err, PTD_E_INVAL, "two snapshots given ('%s' and '%s')",
+						   o->snapshot, optarg);
+			o->snapshot = optarg;
+			break;
 		case OPT_FORMAT:
 			if (!strcmp(optarg, "json")) {
 				o->format = PTD_FORMAT_JSON;
 				break;
 			}
+			if (!strcmp(optarg, "ranges")) {
+				o->format = PTD_FORMAT_RANGES;
+				break;
+			}
 			if (strcmp(optarg, "ptxed"))
-				return ptd_err_set(err, PTD_E_INVAL, "unknown --format '%s' (known: ptxed, json)",
-						   optarg);
+				return ptd_err_set(err, PTD_E_INVAL,
+						   "unknown --format '%s' (known: ptxed, json, ranges)", optarg);
 			o->format = PTD_FORMAT_PTXED;
 			break;
 		case OPT_EVENT_IP:
@@ -284,6 +301,22 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 	if (optind < argc)
 		return ptd_err_set(err, PTD_E_INVAL, "two input files given ('%s' and '%s')",
 				   o->input, argv[optind]);
+	if (o->snapshot) {
+		if (o->action == PTD_ACTION_RAW || o->action == PTD_ACTION_DUMP || o->action == PTD_ACTION_STATS)
+			return ptd_err_set(err, PTD_E_INVAL, "--snapshot cannot be combined with --pt, --dump or --stats");
+		if (o->input)
+			return ptd_err_set(err, PTD_E_INVAL, "--snapshot decodes a snapshot directory; "
+					   "it cannot be combined with a perf.data file ('%s')", o->input);
+		if (raw_only)
+			return ptd_err_set(err, PTD_E_INVAL, "--%s is not a snapshot option", raw_only);
+		if (o->shortcut >= 0 || o->cpu_list || o->pid_list || o->tid_list || o->time_str || o->ns ||
+		    o->symfs || o->buildid_dir)
+			return ptd_err_set(err, PTD_E_INVAL, "--snapshot takes only --itrace, -F and --format");
+		o->action = PTD_ACTION_SNAPSHOT;
+		return 0;
+	}
+	if (o->format == PTD_FORMAT_RANGES)
+		return ptd_err_set(err, PTD_E_INVAL, "--format=ranges is for --snapshot");
 	if (o->action == PTD_ACTION_RAW) {
 		if (o->cpu_list && ptd_raw_parse_cpu(&o->cpu, o->cpu_list, err))
 			return -PTD_E_INVAL;

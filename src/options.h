@@ -15,6 +15,7 @@ enum ptd_action {
 	PTD_ACTION_STATS,    /* --stats */
 	PTD_ACTION_RAW,      /* --pt: decode a raw trace */
 	PTD_ACTION_SCRIPT,   /* the default: decode, print as perf script does */
+	PTD_ACTION_SNAPSHOT, /* --snapshot DIR: decode an OpenCSD snapshot */
 	PTD_ACTION_HELP,
 	PTD_ACTION_VERSION,
 };
@@ -23,6 +24,7 @@ enum ptd_format {
 	PTD_FORMAT_DEFAULT,
 	PTD_FORMAT_PTXED,    /* --format=ptxed */
 	PTD_FORMAT_JSON,     /* --format=json: one object per sample (doc/formats.md) */
+	PTD_FORMAT_RANGES,   /* --format=ranges: a range backend's ranges (--snapshot) */
 };
 
 struct ptd_options {
@@ -54,6 +56,7 @@ struct ptd_options {
 	const char *pid_list, *tid_list;      /* --pid, --tid */
 	const char *time_str;                 /* --time */
 	int gaps;                             /* --gaps: the gap report */
+	const char *snapshot;                 /* --snapshot DIR */
 };
 
 /* Parse argv.  Returns 0, or -PTD_E_INVAL (-PTD_E_NOMEM) with a message

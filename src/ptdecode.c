@@ -11,6 +11,7 @@
 #include "progress.h"
 #include "rawdecode.h"
 #include "script_run.h"
+#include "snapdecode.h"
 #include "session.h"
 #include "stats.h"
 
@@ -104,6 +105,20 @@ int main(int argc, char **argv)
 	}
 	if (o.action == PTD_ACTION_RAW) {
 		rc = run_raw(&o);
+		ptd_options_fini(&o);
+		return rc;
+	}
+	if (o.action == PTD_ACTION_SNAPSHOT) {
+		struct ptd_snap_opts sn = { 0 };
+
+		sn.dir = o.snapshot;
+		sn.itrace = o.itrace;
+		sn.nitrace = o.nitrace;
+		sn.fields = o.fields;
+		sn.nfields = o.nfields;
+		sn.json = o.format == PTD_FORMAT_JSON;
+		sn.ranges = o.format == PTD_FORMAT_RANGES;
+		rc = ptd_snap_decode(&sn, stdout);
 		ptd_options_fini(&o);
 		return rc;
 	}
