@@ -25,7 +25,9 @@ fi
 echo "fuzz: building the instrumented library" >&2
 make -C "$out/lib" -s -j"$(nproc)" libptd.a >/dev/null
 libs() { sed -n "s/^$1 = //p" "$out/lib/Makefile"; }
-LIBS="$(libs ZSTD_LIBS) $(libs LIBIPT_LIBS) $(libs CAPSTONE_LIBS)"
+LIBS="$(libs ZSTD_LIBS) $(libs LIBIPT_LIBS) $(libs CAPSTONE_LIBS) $(libs OPENCSD_LIBS)"
+# OpenCSD 1.3.3 leaks its element callback wrapper (tests/lsan.supp)
+export LSAN_OPTIONS="suppressions=$top/tests/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 FLAGS="-g -O1 -fsanitize=fuzzer $SAN -I$top/src -I$top -I$out/lib -DFUZZ_TESTDATA=\"$top/testdata\""
 
 # seed NAME CORPUS: the starting inputs of a harness
@@ -39,6 +41,11 @@ seed() {
 			done
 		done ;;
 	fuzz_pt) find "$top/testdata/libipt-ptt" -name '*.pt' -exec cp {} "$2/" \; ;;
+	fuzz_snapshot)   # a selector byte, then the file it replaces
+		d="$top/testdata/opencsd/juno_r1_1"
+		for f in 0:cstrace.bin 1:snapshot.ini 2:trace.ini 3:device_6.ini 4:cstrace.bin 24:cstrace.bin; do
+			{ printf "\\$(printf %o "${f%%:*}")"; cat "$d/${f#*:}"; } >"$2/${f#*:}-${f%%:*}"
+		done ;;
 	fuzz_options)
 		printf '\001i100usge\000comm,tid,time,ip,sym\000 1.5,2.5' >"$2/a"
 		printf '\002crl8e+o-f\000+insn,-dso,brstack\00010%%/2' >"$2/b"
@@ -55,8 +62,12 @@ for name in $harnesses; do
 	mkdir -p "$corpus"
 	seed "$name" "$corpus"
 	echo "fuzz: $name for $secs s" >&2
+	# OpenCSD is built without frame pointers: the slow unwinder finds the
+	# frame its leak suppression names
+	asan=${ASAN_OPTIONS:-}
+	[ "$name" = fuzz_snapshot ] && asan="fast_unwind_on_malloc=0${asan:+:$asan}"
 	# the decoders print warnings on stderr: libFuzzer keeps its own copy
-	if ! "$out/$name" -max_total_time="$secs" -max_len=1048576 -rss_limit_mb=1024 -timeout=10 \
+	if ! ASAN_OPTIONS=$asan "$out/$name" -max_total_time="$secs" -max_len=1048576 -rss_limit_mb=1024 -timeout=10 \
 	     -close_fd_mask=2 -artifact_prefix="$out/crashes/$name-" -print_final_stats=1 "$corpus" \
 	     >"$out/$name.log" 2>&1; then
 		echo "fuzz: $name FAILED, see $out/$name.log" >&2
