@@ -53,6 +53,8 @@ struct ptd_options {
 	const char *cpu_list;                 /* -C / --cpu LIST (without --pt) */
 	const char *pid_list, *tid_list;      /* --pid, --tid */
 	const char *time_str;                 /* --time */
+	const char *export_sqlite;            /* --export=sqlite:FILE */
+	int export_replace;                   /* --export-replace */
 };
 
 /* Parse argv.  Returns 0, or -PTD_E_INVAL (-PTD_E_NOMEM) with a message

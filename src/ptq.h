@@ -65,6 +65,7 @@ struct ptd_synth {
 	const struct ptd_tstack_br *brstack;   /* l: the thread's last branches, newest first */
 	size_t brstack_nr;
 	unsigned call_depth;        /* with thread_stack: entries on the thread's call stack */
+	uint64_t trace_nr;          /* BRANCH: the decoder's trace number (a new one: a break) */
 };
 
 typedef int (*ptd_synth_fn)(void *ctx, const struct ptd_synth *s);
