@@ -8,58 +8,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "callstack.h"
-#include "common/u64map.h"
-#include "common/vec.h"
 #include "formats/out/script.h"
 #include "formats/perf/abi.h"
+#include "export_priv.h"
 
 #define KERNEL_START (1ULL << 63)
 #define BRANCH_MASK (PTD_IPF_BRANCH | PTD_IPF_CALL | PTD_IPF_RETURN | PTD_IPF_CONDITIONAL | \
 		     PTD_IPF_SYSCALLRET | PTD_IPF_ASYNC | PTD_IPF_INTERRUPT | PTD_IPF_TX_ABORT | \
 		     PTD_IPF_TRACE_BEGIN | PTD_IPF_TRACE_END | PTD_IPF_VMENTRY | PTD_IPF_VMEXIT)
-
-struct xdso {
-	uint64_t id;
-	const char *name;             /* the map's, owned by the machine */
-	struct ptd_u64map syms;       /* symbol start -> id */
-	struct ptd_u64map unknown;    /* address -> id of its "unknown" symbol */
-	struct xdso *next;            /* same name hash */
-};
-
-enum { ID_EVSEL, ID_THREAD, ID_COMM, ID_COMM_THREAD, ID_DSO, ID_SYMBOL, ID_SAMPLE, ID_CALL_PATH,
-       ID_CALL, ID_SWITCH, ID_N };
-
-struct ptd_export {
-	struct ptd_sqlite *db;
-	const struct ptd_machine *m;
-	struct ptd_callstack *cs;
-	struct ptd_err *err;          /* of the call in progress (for the call/return callback) */
-	uint64_t last[ID_N];          /* the last id given of each kind */
-	int machine_done;
-	struct ptd_u64map evsels;     /* evsel pointer -> id */
-	struct ptd_u64map threads;    /* tid -> id */
-	struct ptd_u64map comms;      /* comm key -> id */
-	struct ptd_u64map dsos;       /* name hash -> struct xdso * */
-	struct ptd_vec retpoline;     /* uint8_t by symbol id */
-	ptd_export_buildid_fn buildid;
-	void *buildid_ctx;
-	int progress;
-	uint64_t last_ms;
-};
-
-/* the idle task's comm, as perf registers it */
-static const struct ptd_comm swapper = { 0, 0, "swapper" };
-
-static int row(struct ptd_export *x, enum ptd_db_table t, const struct ptd_db_val *v)
-{
-	return ptd_sqlite_row(x->db, t, v, x->err);
-}
-
-static uint64_t mkid(void *p)
-{
-	return (uint64_t)(uintptr_t)p;
-}
 
 /* perf's trace_begin: the rows of id 0 ("unknown"), and the branch types */
 static int unknowns(struct ptd_export *x)
@@ -92,7 +48,7 @@ static int unknowns(struct ptd_export *x)
 	for (i = 0; i < sizeof(bt) / sizeof(bt[0]); i++) {
 		v[0] = PTD_DB_I(bt[i].type);
 		v[1] = PTD_DB_S(bt[i].name);
-		if ((rc = row(x, PTD_DB_BRANCH_TYPES, v)))
+		if ((rc = ptd_export_row(x, PTD_DB_BRANCH_TYPES, v)))
 			return rc;
 	}
 	for (i = 0; i < sizeof(bt) / sizeof(bt[0]); i++) {
@@ -101,42 +57,42 @@ static int unknowns(struct ptd_export *x)
 		snprintf(name, sizeof(name), "trace begin / %s", bt[i].name);
 		v[0] = PTD_DB_I(bt[i].type | PTD_IPF_TRACE_BEGIN);
 		v[1] = PTD_DB_S(name);
-		if ((rc = row(x, PTD_DB_BRANCH_TYPES, v)))
+		if ((rc = ptd_export_row(x, PTD_DB_BRANCH_TYPES, v)))
 			return rc;
 		snprintf(name, sizeof(name), "%s / trace end", bt[i].name);
 		v[0] = PTD_DB_I(bt[i].type | PTD_IPF_TRACE_END);
-		if ((rc = row(x, PTD_DB_BRANCH_TYPES, v)))
+		if ((rc = ptd_export_row(x, PTD_DB_BRANCH_TYPES, v)))
 			return rc;
 	}
 	v[0] = PTD_DB_I(0);
 	v[1] = PTD_DB_S("unknown");
-	if ((rc = row(x, PTD_DB_SELECTED_EVENTS, v)))
+	if ((rc = ptd_export_row(x, PTD_DB_SELECTED_EVENTS, v)))
 		return rc;
 	v[1] = PTD_DB_I(0);
 	v[2] = PTD_DB_S("unknown");
-	if ((rc = row(x, PTD_DB_MACHINES, v)))
+	if ((rc = ptd_export_row(x, PTD_DB_MACHINES, v)))
 		return rc;
 	v[1] = v[2] = PTD_DB_I(0);
 	v[3] = v[4] = PTD_DB_I(-1);
-	if ((rc = row(x, PTD_DB_THREADS, v)))
+	if ((rc = ptd_export_row(x, PTD_DB_THREADS, v)))
 		return rc;
 	v[1] = PTD_DB_S("unknown");
 	v[2] = v[3] = v[4] = PTD_DB_I(0);
-	if ((rc = row(x, PTD_DB_COMMS, v)))
+	if ((rc = ptd_export_row(x, PTD_DB_COMMS, v)))
 		return rc;
 	v[1] = PTD_DB_I(0);
 	v[2] = v[3] = PTD_DB_S("unknown");
 	v[4] = PTD_DB_S("");
-	if ((rc = row(x, PTD_DB_DSOS, v)))
+	if ((rc = ptd_export_row(x, PTD_DB_DSOS, v)))
 		return rc;
 	v[2] = v[3] = v[4] = PTD_DB_I(0);
 	v[5] = PTD_DB_S("unknown");
-	if ((rc = row(x, PTD_DB_SYMBOLS, v)))
+	if ((rc = ptd_export_row(x, PTD_DB_SYMBOLS, v)))
 		return rc;
 	v[5] = PTD_DB_I(0);
-	if ((rc = row(x, PTD_DB_SAMPLES, v)) || (rc = row(x, PTD_DB_CALL_PATHS, v)))
+	if ((rc = ptd_export_row(x, PTD_DB_SAMPLES, v)) || (rc = ptd_export_row(x, PTD_DB_CALL_PATHS, v)))
 		return rc;
-	return row(x, PTD_DB_CALLS, v);
+	return ptd_export_row(x, PTD_DB_CALLS, v);
 }
 
 static int on_call_return(void *ctx, const struct ptd_call_return *cr, uint64_t *parent_db_id);
@@ -197,154 +153,6 @@ void ptd_export_free(struct ptd_export *x)
 	free(x);
 }
 
-static int nomem(struct ptd_export *x)
-{
-	return ptd_err_set(x->err, PTD_E_NOMEM, "out of memory");
-}
-
-/* ---- threads and comms ------------------------------------------------ */
-
-static const struct ptd_thread *thread_of(const struct ptd_export *x, int32_t tid)
-{
-	return ptd_machine_thread(x->m, tid);
-}
-
-/* A thread's comms present at time now: *first (oldest) and *n; swapper
- * for the idle task. */
-static const struct ptd_comm *comm_list(const struct ptd_export *x, int32_t pid, int32_t tid,
-					uint64_t now, size_t *n)
-{
-	const struct ptd_thread *t = thread_of(x, tid);
-	size_t i;
-
-	*n = 0;
-	if (!t || !t->comms.len) {
-		if (!pid && !tid) {
-			*n = 1;
-			return &swapper;
-		}
-		return NULL;
-	}
-	for (i = 0; i < t->comms.len; i++)
-		if (((const struct ptd_comm *)ptd_vec_at(&t->comms, i))->time <= now)
-			*n = i + 1;
-	if (!*n)
-		*n = 1;   /* all later: the first */
-	return ptd_vec_at(&t->comms, 0);
-}
-
-/* perf's thread__comm (the newest) or thread__exec_comm: the index in the
- * thread's list, -1 when none */
-static long pick_comm(const struct ptd_export *x, int32_t pid, int32_t tid, uint64_t now, int exec)
-{
-	size_t n, i;
-	const struct ptd_comm *c = comm_list(x, pid, tid, now, &n);
-
-	if (!c)
-		return -1;
-	if (!exec)
-		return (long)n - 1;
-	for (i = n; i--;)
-		if (c[i].exec)
-			return (long)i;
-	/* a first comm without a time may be the parent's (a synthesized fork) */
-	if (n >= 2 && !c[0].time && pid == tid)
-		return 1;
-	return 0;
-}
-
-static uint64_t comm_key(int32_t tid, long idx)
-{
-	return (uint64_t)(uint32_t)tid << 32 | (uint32_t)idx;
-}
-
-static int export_comm(struct ptd_export *x, int32_t pid, int32_t tid, long idx, uint64_t thread_id,
-		       uint64_t *id, int *created)
-{
-	const struct ptd_comm *c;
-	struct ptd_db_val v[5];
-	size_t n;
-	uint64_t key = comm_key(tid, idx);
-
-	*created = 0;
-	*id = mkid(ptd_u64map_get(&x->comms, key));
-	if (*id)
-		return 0;
-	c = comm_list(x, pid, tid, UINT64_MAX, &n) + idx;
-	*id = ++x->last[ID_COMM];
-	if (ptd_u64map_put(&x->comms, key, (void *)(uintptr_t)*id))
-		return nomem(x);
-	*created = 1;
-	v[0] = PTD_DB_I(*id);
-	v[1] = PTD_DB_S(c->comm);
-	v[2] = PTD_DB_I(thread_id);
-	v[3] = PTD_DB_I(c->time);
-	v[4] = PTD_DB_I(c->exec);
-	return row(x, PTD_DB_COMMS, v);
-}
-
-static int comm_thread(struct ptd_export *x, uint64_t comm_id, uint64_t thread_id)
-{
-	struct ptd_db_val v[3] = { PTD_DB_I(++x->last[ID_COMM_THREAD]), PTD_DB_I(comm_id),
-				   PTD_DB_I(thread_id) };
-
-	return row(x, PTD_DB_COMM_THREADS, v);
-}
-
-static int export_thread(struct ptd_export *x, int32_t pid, int32_t tid, uint64_t main_id,
-			 uint64_t *id, int *created)
-{
-	struct ptd_db_val v[5];
-
-	*created = 0;
-	*id = mkid(ptd_u64map_get(&x->threads, (uint32_t)tid));
-	if (*id)
-		return 0;
-	*id = ++x->last[ID_THREAD];
-	if (ptd_u64map_put(&x->threads, (uint32_t)tid, (void *)(uintptr_t)*id))
-		return nomem(x);
-	*created = 1;
-	v[0] = PTD_DB_I(*id);
-	v[1] = PTD_DB_I(1);
-	v[2] = PTD_DB_I(pid == tid ? *id : main_id);   /* the process's main thread */
-	v[3] = PTD_DB_I(pid);
-	v[4] = PTD_DB_I(tid);
-	return row(x, PTD_DB_THREADS, v);
-}
-
-/* perf's db_export__threads: *thread_id, and *comm_id the process's exec
- * comm (0: none) */
-static int export_threads(struct ptd_export *x, int32_t pid, int32_t tid, uint64_t now,
-			  uint64_t *thread_id, uint64_t *comm_id)
-{
-	uint64_t main_id = 0, cid;
-	int has_main, created, rc, new_thread;
-	long idx;
-
-	*comm_id = 0;
-	has_main = pid == tid || (pid != -1 && thread_of(x, pid));
-	if (has_main) {
-		if ((rc = export_thread(x, pid, pid, 0, &main_id, &created)))
-			return rc;
-		if ((idx = pick_comm(x, pid, pid, now, 1)) >= 0) {
-			if ((rc = export_comm(x, pid, pid, idx, main_id, comm_id, &created)))
-				return rc;
-			if (created && (rc = comm_thread(x, *comm_id, main_id)))
-				return rc;
-		}
-	}
-	*thread_id = main_id;
-	if (pid != tid || !has_main) {
-		if ((rc = export_thread(x, pid, tid, main_id, thread_id, &new_thread)))
-			return rc;
-		if (new_thread && *comm_id && (rc = comm_thread(x, *comm_id, *thread_id)))
-			return rc;
-	}
-	if ((idx = pick_comm(x, pid, tid, now, 0)) >= 0)
-		return export_comm(x, pid, tid, idx, *thread_id, &cid, &created);
-	return 0;
-}
-
 /* ---- dsos and symbols ------------------------------------------------- */
 
 static uint64_t name_hash(const char *s)
@@ -373,13 +181,13 @@ static int export_dso(struct ptd_export *x, const struct ptd_map *map, struct xd
 		}
 	d = calloc(1, sizeof(*d));
 	if (!d)
-		return nomem(x);
+		return ptd_export_nomem(x);
 	d->id = ++x->last[ID_DSO];
 	d->name = map->filename;
 	d->next = first;
 	if (ptd_u64map_put(&x->dsos, h, d)) {
 		free(d);
-		return nomem(x);
+		return ptd_export_nomem(x);
 	}
 	*out = d;
 	n = map->build_id_size < 20 ? map->build_id_size : 20;
@@ -394,7 +202,7 @@ static int export_dso(struct ptd_export *x, const struct ptd_map *map, struct xd
 	v[2] = PTD_DB_S(slash && slash[1] && map->filename[0] != '[' ? slash + 1 : map->filename);
 	v[3] = PTD_DB_S(map->filename);
 	v[4] = PTD_DB_S(bid);
-	return row(x, PTD_DB_DSOS, v);
+	return ptd_export_row(x, PTD_DB_DSOS, v);
 }
 
 static int is_retpoline(void *ctx, uint64_t sym)
@@ -424,14 +232,14 @@ static int export_loc(struct ptd_export *x, const struct ptd_export_loc *l, uint
 	*dso_id = d->id;
 	*offset = l->off - start;
 	tab = l->sym ? &d->syms : &d->unknown;
-	if ((*sym_id = mkid(ptd_u64map_get(tab, start))))
+	if ((*sym_id = ptd_export_id(ptd_u64map_get(tab, start))))
 		return 0;
 	*sym_id = ++x->last[ID_SYMBOL];
 	if (ptd_u64map_put(tab, start, (void *)(uintptr_t)*sym_id))
-		return nomem(x);
+		return ptd_export_nomem(x);
 	while (x->retpoline.len <= *sym_id)
 		if (!(rp = ptd_vec_push(&x->retpoline)))
-			return nomem(x);
+			return ptd_export_nomem(x);
 	*(uint8_t *)ptd_vec_at(&x->retpoline, *sym_id) =
 		(uint8_t)(!strncmp(name, "__x86_indirect_thunk_", 21) ||
 			  !strcmp(name, "__indirect_thunk_start"));
@@ -441,7 +249,7 @@ static int export_loc(struct ptd_export *x, const struct ptd_export_loc *l, uint
 	v[3] = PTD_DB_I(end);
 	v[4] = PTD_DB_I(l->sym ? l->sym_bind : 0);
 	v[5] = PTD_DB_S(name);
-	return row(x, PTD_DB_SYMBOLS, v);
+	return ptd_export_row(x, PTD_DB_SYMBOLS, v);
 }
 
 /* ---- calls ------------------------------------------------------------ */
@@ -460,7 +268,7 @@ static int export_call_path(struct ptd_export *x, struct ptd_cpath *cp)
 	v[1] = PTD_DB_I(cp->parent ? cp->parent->db_id : 0);
 	v[2] = PTD_DB_I(cp->sym);
 	v[3] = PTD_DB_I(cp->ip);
-	return row(x, PTD_DB_CALL_PATHS, v);
+	return ptd_export_row(x, PTD_DB_CALL_PATHS, v);
 }
 
 /* perf's db_export__call_return */
@@ -481,7 +289,7 @@ static int on_call_return(void *ctx, const struct ptd_call_return *cr, uint64_t 
 		parent = *parent_db_id;
 	}
 	v[0] = PTD_DB_I(id);
-	v[1] = PTD_DB_I(mkid(ptd_u64map_get(&x->threads, (uint32_t)cr->tid)));
+	v[1] = PTD_DB_I(ptd_export_id(ptd_u64map_get(&x->threads, (uint32_t)cr->tid)));
 	v[2] = PTD_DB_I(cr->comm);
 	v[3] = PTD_DB_I(cr->cp->db_id);
 	v[4] = PTD_DB_I(cr->call_time);
@@ -494,7 +302,7 @@ static int on_call_return(void *ctx, const struct ptd_call_return *cr, uint64_t 
 	v[11] = PTD_DB_I(parent);
 	v[12] = PTD_DB_I(cr->insn_count);
 	v[13] = PTD_DB_I(cr->cyc_count);
-	return row(x, PTD_DB_CALLS, v);
+	return ptd_export_row(x, PTD_DB_CALLS, v);
 }
 
 /* ---- samples ---------------------------------------------------------- */
@@ -521,24 +329,24 @@ static int export_synth(struct ptd_export *x, uint64_t id, int config, const str
 	case PTD_SCRIPT_SYNTH_PTWRITE:
 		v[1] = PTD_DB_I(p);
 		v[2] = PTD_DB_I(flags & 1);
-		return row(x, PTD_DB_PTWRITE, v);
+		return ptd_export_row(x, PTD_DB_PTWRITE, v);
 	case PTD_SCRIPT_SYNTH_MWAIT:
 		v[1] = PTD_DB_I(p & 0xff);
 		v[2] = PTD_DB_I((p >> 32) & 3);
-		return row(x, PTD_DB_MWAIT, v);
+		return ptd_export_row(x, PTD_DB_MWAIT, v);
 	case PTD_SCRIPT_SYNTH_PWRE:
 		v[1] = PTD_DB_I((p >> 12) & 0xf);
 		v[2] = PTD_DB_I((p >> 8) & 0xf);
 		v[3] = PTD_DB_I((p >> 7) & 1);
-		return row(x, PTD_DB_PWRE, v);
+		return ptd_export_row(x, PTD_DB_PWRE, v);
 	case PTD_SCRIPT_SYNTH_EXSTOP:
 		v[1] = PTD_DB_I(flags & 1);
-		return row(x, PTD_DB_EXSTOP, v);
+		return ptd_export_row(x, PTD_DB_EXSTOP, v);
 	case PTD_SCRIPT_SYNTH_PWRX:
 		v[1] = PTD_DB_I(p & 0xf);
 		v[2] = PTD_DB_I((p >> 4) & 0xf);
 		v[3] = PTD_DB_I((p >> 8) & 0xf);
-		return row(x, PTD_DB_PWRX, v);
+		return ptd_export_row(x, PTD_DB_PWRX, v);
 	case PTD_SCRIPT_SYNTH_CBR: {
 		unsigned cbr = sy->raw[0], mnt = sy->raw[2];
 
@@ -546,7 +354,7 @@ static int export_synth(struct ptd_export *x, uint64_t id, int config, const str
 		v[1] = PTD_DB_I(cbr);
 		v[2] = PTD_DB_D(((double)(uint32_t)le(sy->raw + 4, 4) + 500) / 1000);
 		v[3] = mnt ? PTD_DB_D(((double)cbr * 1000 / mnt + 5) / 10) : PTD_DB_I(0);
-		return row(x, PTD_DB_CBR, v);
+		return ptd_export_row(x, PTD_DB_CBR, v);
 	}
 	default:
 		return 0;
@@ -584,24 +392,18 @@ int ptd_export_sample(struct ptd_export *x, const struct ptd_export_sample *s, s
 	int rc;
 
 	x->err = err;
-	if (!(evsel_id = mkid(ptd_u64map_get(&x->evsels, mkid((void *)s->evsel))))) {
+	if (!(evsel_id = ptd_export_id(ptd_u64map_get(&x->evsels, ptd_export_id((void *)s->evsel))))) {
 		evsel_id = ++x->last[ID_EVSEL];
-		if (ptd_u64map_put(&x->evsels, mkid((void *)s->evsel), (void *)(uintptr_t)evsel_id))
-			return nomem(x);
+		if (ptd_u64map_put(&x->evsels, ptd_export_id((void *)s->evsel), (void *)(uintptr_t)evsel_id))
+			return ptd_export_nomem(x);
 		v[0] = PTD_DB_I(evsel_id);
 		v[1] = PTD_DB_S(s->evsel_name);
-		if ((rc = row(x, PTD_DB_SELECTED_EVENTS, v)))
+		if ((rc = ptd_export_row(x, PTD_DB_SELECTED_EVENTS, v)))
 			return rc;
 	}
-	if (!x->machine_done) {
-		x->machine_done = 1;
-		v[0] = PTD_DB_I(1);
-		v[1] = PTD_DB_I(-1);
-		v[2] = PTD_DB_S("");
-		if ((rc = row(x, PTD_DB_MACHINES, v)))
-			return rc;
-	}
-	if ((rc = export_threads(x, sy->pid, sy->tid, sy->now, &thread_id, &comm_id)))
+	if ((rc = ptd_export_machine(x)))
+		return rc;
+	if ((rc = ptd_export_threads(x, sy->pid, sy->tid, sy->now, &thread_id, &comm_id)))
 		return rc;
 	id = ++x->last[ID_SAMPLE];
 	if ((rc = export_loc(x, &s->ip, &dso, &sym, &off)))
@@ -629,7 +431,7 @@ int ptd_export_sample(struct ptd_export *x, const struct ptd_export_sample *s, s
 		b.to_sym = to_sym;
 		b.to_sym_start = s->addr.map && !to_off;
 		if ((rc = ptd_callstack_branch(x->cs, &b)))
-			return rc < 0 && !err->msg[0] ? nomem(x) : rc;
+			return rc < 0 && !err->msg[0] ? ptd_export_nomem(x) : rc;
 	}
 	v[0] = PTD_DB_I(id);
 	v[1] = PTD_DB_I(evsel_id);
@@ -654,59 +456,12 @@ int ptd_export_sample(struct ptd_export *x, const struct ptd_export_sample *s, s
 	v[22] = PTD_DB_I(sy->insn_cnt);
 	v[23] = PTD_DB_I(sy->cyc_cnt);
 	v[24] = PTD_DB_I(sy->flags);
-	if ((rc = row(x, PTD_DB_SAMPLES, v)))
+	if ((rc = ptd_export_row(x, PTD_DB_SAMPLES, v)))
 		return rc;
 	if (s->synth_config >= 0 && (rc = export_synth(x, id, s->synth_config, sy)))
 		return rc;
 	progress(x);
 	return 0;
-}
-
-/* perf's db_export__pid_tid: the thread's id (0: unknown) */
-static int switch_thread(struct ptd_export *x, int32_t pid, int32_t tid, uint64_t time,
-			 uint64_t *id, uint64_t *comm_id, int *idle)
-{
-	const struct ptd_thread *t = thread_of(x, tid);
-
-	*id = *comm_id = 0;
-	*idle = !pid && !tid;
-	if (tid == -1 || (!t && !*idle) || (t && !t->comms.len))
-		return 0;
-	return export_threads(x, pid, tid, time, id, comm_id);
-}
-
-int ptd_export_switch(struct ptd_export *x, int out, int preempt, uint64_t time, int32_t cpu,
-		      int32_t pid, int32_t tid, int32_t np_pid, int32_t np_tid, struct ptd_err *err)
-{
-	uint64_t a = 0, b = 0, ca = 0, cb = 0;
-	int idle_a = 0, idle_b = 0, rc;
-	struct ptd_db_val v[9];
-
-	x->err = err;
-	if (!x->machine_done) {
-		x->machine_done = 1;
-		v[0] = PTD_DB_I(1);
-		v[1] = PTD_DB_I(-1);
-		v[2] = PTD_DB_S("");
-		if ((rc = row(x, PTD_DB_MACHINES, v)))
-			return rc;
-	}
-	if ((rc = switch_thread(x, pid, tid, time, &a, &ca, &idle_a)))
-		return rc;
-	if (np_tid != -1 && (rc = switch_thread(x, np_pid, np_tid, time, &b, &cb, &idle_b)))
-		return rc;
-	if ((!a || idle_a) && (!b || idle_b))
-		return 0;
-	v[0] = PTD_DB_I(++x->last[ID_SWITCH]);
-	v[1] = PTD_DB_I(1);
-	v[2] = PTD_DB_I(time);
-	v[3] = PTD_DB_I(cpu);
-	v[4] = PTD_DB_I(out ? a : b);
-	v[5] = PTD_DB_I(out ? ca : cb);
-	v[6] = PTD_DB_I(out ? b : a);
-	v[7] = PTD_DB_I(out ? cb : ca);
-	v[8] = PTD_DB_I(out | (out && preempt) << 1);
-	return row(x, PTD_DB_CONTEXT_SWITCHES, v);
 }
 
 int ptd_export_finish(struct ptd_export *x, struct ptd_err *err)
@@ -716,6 +471,6 @@ int ptd_export_finish(struct ptd_export *x, struct ptd_err *err)
 	x->err = err;
 	rc = ptd_callstack_flush_all(x->cs);
 	if (rc < 0 && !err->msg[0])
-		return nomem(x);
+		return ptd_export_nomem(x);
 	return rc;
 }
