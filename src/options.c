@@ -32,6 +32,9 @@ void ptd_options_usage(FILE *out)
 	      "  -C, --cpu LIST    only these CPUs (0-2,4), as perf script -C\n"
 	      "  --pid LIST, --tid LIST   only samples of these processes / threads\n"
 	      "  --time RANGES     only samples in these perf time ranges (START,STOP ...)\n"
+	      "  --export=sqlite:DB  write the database perf's export-to-sqlite.py writes\n"
+	      "                    (samples, calls, call paths; doc/formats.md) instead\n"
+	      "  --export-replace  let --export replace an existing database\n"
 	      "  --symfs DIR       look for the recorded binaries under DIR\n"
 	      "  --buildid-dir DIR the build-id cache (default ~/.debug)\n"
 	      "\n"
@@ -78,7 +81,8 @@ enum {
 	OPT_PT = 256, OPT_RAW, OPT_ELF, OPT_CPU, OPT_FORMAT, OPT_EVENT_IP, OPT_EVENT_TIME,
 	OPT_EVENT_TICK, OPT_STAT, OPT_STAT_INSN, OPT_INSN_DECODER, OPT_BACKEND,
 	OPT_ITRACE = 512, OPT_NS, OPT_SYMFS, OPT_BUILDID_DIR, OPT_INSN_TRACE, OPT_CALL_TRACE,
-	OPT_CALL_RET_TRACE, OPT_PID, OPT_TID, OPT_TIME, OPT_GAPS, OPT_SNAPSHOT,
+	OPT_CALL_RET_TRACE, OPT_PID, OPT_TID, OPT_TIME, OPT_GAPS, OPT_SNAPSHOT, OPT_EXPORT,
+	OPT_EXPORT_REPLACE,
 };
 
 /* Options handed to the backend by name: the long option name is the key. */
@@ -146,6 +150,8 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 		{ "time", required_argument, NULL, OPT_TIME },
 		{ "gaps", no_argument, NULL, OPT_GAPS },
 		{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
+		{ "export", required_argument, NULL, OPT_EXPORT },
+		{ "export-replace", no_argument, NULL, OPT_EXPORT_REPLACE },
 		BACKEND("mtc-freq"), BACKEND("nom-freq"),
 		BACKEND("cpuid-0x15.eax"), BACKEND("cpuid-0x15.ebx"),
 		BACKEND("filter:addr0_cfg"), BACKEND("filter:addr0_a"), BACKEND("filter:addr0_b"),
@@ -230,6 +236,15 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 				return ptd_err_set(err, PTD_E_INVAL, "two snapshots given ('%s' and '%s')",
 						   o->snapshot, optarg);
 			o->snapshot = optarg;
+			break;
+		case OPT_EXPORT:
+			if (strncmp(optarg, "sqlite:", 7) || !optarg[7])
+				return ptd_err_set(err, PTD_E_INVAL, "unknown --export '%s' (known: sqlite:FILE)",
+						   optarg);
+			o->export_sqlite = optarg + 7;
+			break;
+		case OPT_EXPORT_REPLACE:
+			o->export_replace = 1;
 			break;
 		case OPT_FORMAT:
 			if (!strcmp(optarg, "json")) {
@@ -330,5 +345,8 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 		o->input = "perf.data";
 	if (o->action == PTD_ACTION_NONE)
 		o->action = PTD_ACTION_SCRIPT;
+	if (o->export_sqlite && (o->action != PTD_ACTION_SCRIPT || o->format == PTD_FORMAT_JSON))
+		return ptd_err_set(err, PTD_E_INVAL, "--export cannot be combined with --dump, --stats "
+				   "or --format=json");
 	return 0;
 }

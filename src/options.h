@@ -57,6 +57,8 @@ struct ptd_options {
 	const char *time_str;                 /* --time */
 	int gaps;                             /* --gaps: the gap report */
 	const char *snapshot;                 /* --snapshot DIR */
+	const char *export_sqlite;            /* --export=sqlite:FILE */
+	int export_replace;                   /* --export-replace */
 };
 
 /* Parse argv.  Returns 0, or -PTD_E_INVAL (-PTD_E_NOMEM) with a message

@@ -69,6 +69,8 @@ static int run_script(const struct ptd_options *o)
 	so.tid_list = o->tid_list;
 	so.time_str = o->time_str;
 	so.gaps = o->gaps;
+	so.export_sqlite = o->export_sqlite;
+	so.export_replace = o->export_replace;
 	return ptd_script_run(&so, stdout);
 #else
 	fprintf(stderr, "ptdecode: decoding perf.data traces needs libipt and capstone, "

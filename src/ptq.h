@@ -68,6 +68,7 @@ struct ptd_synth {
 	uint64_t trace_pos;         /* ERROR: the trace position where it was found; others:
 	                             * the position of the PSB decoding last went through */
 	uint64_t tot_insn;          /* instructions the queue's decoder has walked so far */
+	uint64_t trace_nr;          /* BRANCH: the decoder's trace number (a new one: a break) */
 };
 
 typedef int (*ptd_synth_fn)(void *ctx, const struct ptd_synth *s);

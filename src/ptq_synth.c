@@ -94,6 +94,7 @@ static int synth_branch(struct ptd_ptq *q, struct queue *pq)
 	if (q->conf.branches_filter && !(q->conf.branches_filter & pq->flags))
 		return 0;
 	prep(q, pq, &s, PTD_SYN_BRANCH);
+	s.trace_nr = pq->state->trace_nr;
 	if (pq->sample_ipc)
 		s.cyc_cnt = pq->ipc_cyc_cnt - pq->last_br_cyc_cnt;
 	if (s.cyc_cnt) {

@@ -15,6 +15,7 @@
 #include "dsofiles.h"
 #include "formats/out/gap_report.h"
 #include "gaps.h"
+#include "export_run.h"
 #include "formats/out/json.h"
 #include "formats/out/script.h"
 #include "formats/perf/abi.h"
@@ -24,9 +25,9 @@
 #include "progress.h"
 #include "ptq.h"
 #include "ptq_conf.h"
+#include "resolve.h"
 #include "session.h"
 #include "symbols.h"
-#include "symfile.h"
 #include "timerange.h"
 
 #define SAMPLE_MASK (PTD_SAMPLE_IP | PTD_SAMPLE_TID | PTD_SAMPLE_TIME | PTD_SAMPLE_ADDR | \
@@ -91,6 +92,9 @@ struct run {
 	struct ptd_script_branch brs[PTD_ITRACE_MAX_LAST_BRANCH_SZ];
 	int32_t first_tid;
 	struct ptd_gaps *gaps;        /* --gaps: the samples go to the gap report */
+	struct ptd_export_run *exp;   /* --export=sqlite: */
+	int exporting;                /* the samples go to exp */
+	struct ptd_err err;
 };
 
 /* perf's evsel__add_modifiers */
@@ -122,42 +126,13 @@ static void modifiers(uint64_t w, char *buf, size_t n)
 	buf[r] = 0;
 }
 
-/* Where addr is at time now in process pid: *loc filled (unknowns NULL);
- * returns its map, or NULL. */
+/* Where addr is at time now in process pid (resolve.h) */
 static const struct ptd_map *resolve(struct run *r, int32_t pid, uint64_t addr, uint64_t now,
 				     struct ptd_script_loc *loc)
 {
-	const struct ptd_map *map;
-	struct ptd_dsofile *f;
-	const char *name;
-	uint64_t symoff;
+	struct ptd_resolver rv = { &r->s->machine, r->files, r->syms };
 
-	memset(loc, 0, sizeof(*loc));
-	if (!addr)
-		return NULL;
-	map = ptd_machine_find_map(&r->s->machine, pid, addr >= (1ULL << 63), addr, now);
-	if (!map)
-		return NULL;
-	loc->dso = map->filename;
-	f = ptd_dsofiles_get(r->files, map);
-	if (f && !f->symfile_done) {
-		char buf[4096];
-
-		f->symfile_done = 1;
-		if (!ptd_symfile_find(r->syms, ptd_dsofiles_symfs(r->files),
-				      ptd_dsofiles_buildid_dir(r->files), map->filename, f->path, f->data,
-				      f->size, map->build_id, map->build_id_size, buf, sizeof(buf)))
-			f->symfile = strdup(buf);
-	}
-	/* a separate debug file's symbols are placed with the binary's headers */
-	if (f && f->symfile &&
-	    !ptd_symcache_lookup_debug(r->syms, f->symfile,
-				       f->path && strcmp(f->symfile, f->path) ? f->path : NULL,
-				       addr - map->start + map->pgoff, &name, &symoff, NULL)) {
-		loc->sym = name;
-		loc->symoff = symoff;
-	}
-	return map;
+	return ptd_resolve(&rv, pid, addr, now, loc, NULL);
 }
 
 /* perf's map__map_ip() as brstackoff applies it: the address in the file
@@ -278,6 +253,8 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 		e.fmt = 1;
 		e.msg = sy->err_msg;
 		r->nr_errors[1]++;
+		if (r->exporting)
+			return 0;   /* not in the database (perf's script gets no AUX errors) */
 		if (r->json)
 			return ptd_json_print_error(r->out, &e);
 		return ptd_script_print_auxerr(r->out, &e) ? -1 : 0;
@@ -297,6 +274,11 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 	s.evsel = &r->ev[kinds[sy->kind].ev];
 	if (!s.evsel->name)
 		return 0;   /* not an event of this recording (perf has no id for it) */
+	if (r->exporting) {
+		struct ptd_resolver rv = { &r->s->machine, r->files, r->syms };
+
+		return ptd_export_run_sample(r->exp, &rv, sy, s.evsel, &r->err) ? -2 : 0;
+	}
 	t = sy->tid != -1 ? ptd_machine_thread(&r->s->machine, sy->tid) : NULL;
 	s.comm = t ? ptd_machine_comm_at(&r->s->machine, sy->tid, sy->now) :
 		 sy->tid == 0 ? "swapper" : NULL;   /* perf's idle thread */
@@ -369,6 +351,8 @@ static int note(void *ctx, struct ptd_session *s, const struct ptd_event *ev)
 	struct ptd_rec_aux aux;
 
 	(void)s;
+	if (r->exp && ptd_export_run_note(r->exp, ev))
+		return -1;
 	if (ev->type == PTD_REC_AUX && !ptd_rec_aux(ev, &aux, NULL)) {
 		r->aux_lost += !!(aux.flags & PTD_AUX_FLAG_TRUNCATED);
 		r->aux_partial += !!(aux.flags & PTD_AUX_FLAG_PARTIAL);
@@ -577,6 +561,15 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 		fprintf(stderr, "ptdecode: out of memory\n");
 		goto out;
 	}
+	if (o->gaps && o->export_sqlite)
+		return bad_option("ptdecode: --gaps and --export cannot be combined");
+	if (o->export_sqlite) {
+		if (ptd_export_run_open(&r.exp, o->export_sqlite, o->export_replace, &err)) {
+			fprintf(stderr, "ptdecode: %s\n", err.msg);
+			status = err.code == PTD_E_INVAL || err.code == PTD_E_UNSUPPORTED ? 1 : 2;
+			goto out;
+		}
+	}
 	so.on_record = note;
 	so.ctx = &r;
 	rc = ptd_session_open(&r.s, o->input, &so, &err);
@@ -631,7 +624,7 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 		fprintf(stderr, "ptdecode: out of memory\n");
 		goto out;
 	}
-	if (it.dont_decode) {
+	if (it.dont_decode && !r.exp) {
 		status = 0;
 		goto out;
 	}
@@ -643,7 +636,16 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 			goto out;
 		}
 	}
-	rc = ptd_ptq_run(r.q, r.s, &cfg, on_synth, &r, &err);
+	if (r.exp && ptd_export_run_begin(r.exp, &r.s->machine, r.files, o->quiet, &err)) {
+		fprintf(stderr, "ptdecode: %s\n", err.msg);
+		goto out;
+	}
+	r.exporting = !!r.exp;
+	rc = it.dont_decode ? 0 : ptd_ptq_run(r.q, r.s, &cfg, on_synth, &r, &err);
+	if (rc == -2 && r.exporting) {
+		fprintf(stderr, "ptdecode: %s\n", r.err.msg);
+		goto out;
+	}
 	if (rc > 0 || rc == -1) {
 		fprintf(stderr, "ptdecode: writing output failed\n");
 		goto out;
@@ -655,6 +657,10 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	}
 	if (fflush(out) || ferror(out)) {
 		fprintf(stderr, "ptdecode: writing output failed\n");
+		goto out;
+	}
+	if (r.exp && ptd_export_run_end(r.exp, &r.err)) {
+		fprintf(stderr, "ptdecode: %s\n", r.err.msg);
 		goto out;
 	}
 	if (r.gaps) {
@@ -671,6 +677,7 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 out:
 	if (r.gaps)
 		ptd_gaps_fini(r.gaps);
+	ptd_export_run_free(r.exp);
 	ptd_session_close(r.s);
 	ptd_ptq_free(r.q);
 	ptd_dsofiles_free(r.files);

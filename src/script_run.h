@@ -24,6 +24,8 @@ struct ptd_script_run_opts {
 	const char *pid_list, *tid_list;   /* --pid, --tid "1,2", NULL: all */
 	const char *time_str;              /* --time, perf's ranges (timerange.h), NULL: all */
 	int gaps;                          /* --gaps: the gap report (src/gaps.h) instead of samples */
+	const char *export_sqlite;  /* --export=sqlite:PATH: write perf's export database instead */
+	int export_replace;         /* --export-replace: an existing PATH may be replaced */
 };
 
 /* Returns the exit status: 0, 1 for bad options (message printed), 2 for

@@ -741,8 +741,8 @@ static const struct sym *find(const struct sym *syms, size_t n, uint64_t off)
 	return s;
 }
 
-int ptd_symtab_lookup(const struct ptd_symtab *t, uint64_t off, const char **name,
-		      uint64_t *symoff)
+int ptd_symtab_lookup_info(const struct ptd_symtab *t, uint64_t off, const char **name,
+			   uint64_t *symoff, struct ptd_sym_info *info)
 {
 	const struct sym *s = find(t->syms, t->n, off);
 
@@ -752,7 +752,18 @@ int ptd_symtab_lookup(const struct ptd_symtab *t, uint64_t off, const char **nam
 		return -PTD_E_NOTFOUND;
 	*name = t->strs + s->name;
 	*symoff = off - s->start;
+	if (info) {
+		info->start = s->start;
+		info->end = s->end;
+		info->bind = s->bind;
+	}
 	return 0;
+}
+
+int ptd_symtab_lookup(const struct ptd_symtab *t, uint64_t off, const char **name,
+		      uint64_t *symoff)
+{
+	return ptd_symtab_lookup_info(t, off, name, symoff, NULL);
 }
 
 int ptd_symtab_vaddr_to_offset(const struct ptd_symtab *t, uint64_t vaddr, uint64_t *off)

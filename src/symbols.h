@@ -72,6 +72,16 @@ size_t ptd_symtab_bytes(const struct ptd_symtab *t);
 int ptd_symtab_lookup(const struct ptd_symtab *t, uint64_t off, const char **name,
 		      uint64_t *symoff);
 
+/* A symbol's extent and binding (STB_LOCAL 0, STB_GLOBAL 1, STB_WEAK 2). */
+struct ptd_sym_info {
+	uint64_t start, end;        /* file offsets, [start, end) */
+	int bind;
+};
+
+/* ptd_symtab_lookup, and the symbol's extent into *info. */
+int ptd_symtab_lookup_info(const struct ptd_symtab *t, uint64_t off, const char **name,
+			   uint64_t *symoff, struct ptd_sym_info *info);
+
 /* Link-time virtual address -> file offset through the first PT_LOAD that
  * contains it.  Returns 0 or -PTD_E_NOTFOUND. */
 int ptd_symtab_vaddr_to_offset(const struct ptd_symtab *t, uint64_t vaddr, uint64_t *off);
@@ -98,6 +108,11 @@ int ptd_symcache_lookup(struct ptd_symcache *c, const char *path, uint64_t off,
  * ptd_symcache_lookup.  As ptd_symcache_lookup otherwise. */
 int ptd_symcache_lookup_debug(struct ptd_symcache *c, const char *symfile, const char *binary,
 			      uint64_t off, const char **name, uint64_t *symoff, struct ptd_err *err);
+
+/* ptd_symcache_lookup_debug with the symbol's extent into *info (NULL: not wanted). */
+int ptd_symcache_lookup_info(struct ptd_symcache *c, const char *symfile, const char *binary,
+			     uint64_t off, const char **name, uint64_t *symoff,
+			     struct ptd_sym_info *info, struct ptd_err *err);
 
 /* 1 when path loads and has a .symtab; 0 otherwise (missing, unreadable,
  * only .dynsym).  Returns -PTD_E_NOMEM when out of memory. */

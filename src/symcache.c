@@ -177,13 +177,20 @@ int ptd_symcache_full(struct ptd_symcache *c, const char *path)
 int ptd_symcache_lookup_debug(struct ptd_symcache *c, const char *symfile, const char *binary,
 			      uint64_t off, const char **name, uint64_t *symoff, struct ptd_err *err)
 {
+	return ptd_symcache_lookup_info(c, symfile, binary, off, name, symoff, NULL, err);
+}
+
+int ptd_symcache_lookup_info(struct ptd_symcache *c, const char *symfile, const char *binary,
+			     uint64_t off, const char **name, uint64_t *symoff,
+			     struct ptd_sym_info *info, struct ptd_err *err)
+{
 	struct entry *x = get2(c, symfile, binary, err);
 
 	if (!x)
 		return -PTD_E_NOMEM;
 	if (!x->t)
 		return failed(x, err);
-	if (ptd_symtab_lookup(x->t, off, name, symoff))
+	if (ptd_symtab_lookup_info(x->t, off, name, symoff, info))
 		return ptd_err_set(err, PTD_E_NOTFOUND, "%s: no symbol at offset %#llx", symfile,
 				   (unsigned long long)off);
 	return 0;

@@ -1,0 +1,43 @@
+/* Where an address is, as perf script resolves it: see resolve.h. */
+#include "resolve.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "symfile.h"
+
+const struct ptd_map *ptd_resolve(const struct ptd_resolver *r, int32_t pid, uint64_t addr,
+				  uint64_t now, struct ptd_script_loc *loc, struct ptd_sym_info *si)
+{
+	const struct ptd_map *map;
+	struct ptd_dsofile *f;
+	const char *name;
+	uint64_t symoff;
+
+	memset(loc, 0, sizeof(*loc));
+	if (!addr)
+		return NULL;
+	map = ptd_machine_find_map(r->m, pid, addr >= (1ULL << 63), addr, now);
+	if (!map)
+		return NULL;
+	loc->dso = map->filename;
+	f = ptd_dsofiles_get(r->files, map);
+	if (f && !f->symfile_done) {
+		char buf[4096];
+
+		f->symfile_done = 1;
+		if (!ptd_symfile_find(r->syms, ptd_dsofiles_symfs(r->files),
+				      ptd_dsofiles_buildid_dir(r->files), map->filename, f->path, f->data,
+				      f->size, map->build_id, map->build_id_size, buf, sizeof(buf)))
+			f->symfile = strdup(buf);
+	}
+	/* a separate debug file's symbols are placed with the binary's headers */
+	if (f && f->symfile &&
+	    !ptd_symcache_lookup_info(r->syms, f->symfile,
+				      f->path && strcmp(f->symfile, f->path) ? f->path : NULL,
+				      addr - map->start + map->pgoff, &name, &symoff, si, NULL)) {
+		loc->sym = name;
+		loc->symoff = symoff;
+	}
+	return map;
+}

@@ -1,0 +1,27 @@
+/* Where an address of a traced process is, as perf script resolves it:
+ * the map it is in at that time, the map's file (found under --symfs or in
+ * the build-id cache, its separate debug file when there is one) and the
+ * symbol there. */
+#ifndef PTD_RESOLVE_H
+#define PTD_RESOLVE_H
+
+#include <stdint.h>
+
+#include "dsofiles.h"
+#include "formats/out/script.h"
+#include "machine.h"
+#include "symbols.h"
+
+struct ptd_resolver {
+	const struct ptd_machine *m;
+	struct ptd_dsofiles *files;
+	struct ptd_symcache *syms;
+};
+
+/* Where addr is at time now in process pid: *loc filled (unknowns NULL;
+ * names borrowed from the symbol cache until its next lookup), and the
+ * symbol's extent into *si when wanted and found; returns its map, or NULL. */
+const struct ptd_map *ptd_resolve(const struct ptd_resolver *r, int32_t pid, uint64_t addr,
+				  uint64_t now, struct ptd_script_loc *loc, struct ptd_sym_info *si);
+
+#endif
