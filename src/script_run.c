@@ -71,6 +71,8 @@ struct run {
 	struct ptd_script_evsel ev[EV_NSYNTH];
 	char names[EV_NSYNTH][64];
 	struct ptd_dsofiles *files;
+	const char *last_fname;         /* file_of()'s last map file name, */
+	struct ptd_dsofile *last_file;  /* and its file (NULL: none yet) */
 	struct ptd_symcache *syms;
 	struct ptd_disasm *dis;       /* -F disasm */
 	char distext[256];
@@ -119,6 +121,18 @@ static void modifiers(uint64_t w, char *buf, size_t n)
 	buf[r] = 0;
 }
 
+/* The file of map: ptd_dsofiles_get(), remembering the last one (the
+ * machine keeps its file names for its lifetime: the same pointer is the
+ * same name). */
+static struct ptd_dsofile *file_of(struct run *r, const struct ptd_map *map)
+{
+	if (!r->last_file || map->filename != r->last_fname) {
+		r->last_file = ptd_dsofiles_get(r->files, map);
+		r->last_fname = map->filename;
+	}
+	return r->last_file;
+}
+
 /* Where addr is at time now in process pid: *loc filled (unknowns NULL);
  * returns its map, or NULL. */
 static const struct ptd_map *resolve(struct run *r, int32_t pid, uint64_t addr, uint64_t now,
@@ -136,7 +150,7 @@ static const struct ptd_map *resolve(struct run *r, int32_t pid, uint64_t addr, 
 	if (!map)
 		return NULL;
 	loc->dso = map->filename;
-	f = ptd_dsofiles_get(r->files, map);
+	f = file_of(r, map);
 	if (f && !f->symfile_done) {
 		char buf[4096];
 
@@ -166,7 +180,7 @@ static uint64_t map_ip(struct run *r, const struct ptd_map *map, uint64_t addr)
 
 	if (!map)
 		return addr;
-	f = ptd_dsofiles_get(r->files, map);
+	f = file_of(r, map);
 	if (f && f->is_exec)
 		return addr;
 	return addr - map->start + map->pgoff;
@@ -179,7 +193,7 @@ static const char *disasm(struct run *r, const struct ptd_synth *sy, const struc
 {
 	struct ptd_disasm_insn in;
 	struct ptd_script_loc loc;
-	struct ptd_dsofile *f = map ? ptd_dsofiles_get(r->files, map) : NULL;
+	struct ptd_dsofile *f = map ? file_of(r, map) : NULL;
 
 	if (ptd_disasm_insn(r->dis, sy->insn, sy->insn_len, sy->ip, f && f->data ? f->is_64_bit : 1,
 			    &in))
