@@ -2,12 +2,15 @@
 # The benchmark: ptdecode against perf script on emulated Intel PT
 # recordings; writes doc/performance.md.  See bench/README.md.
 #   sh bench/run.sh [--smoke] [--runs N] [--work DIR] [--out FILE] [--no-profile]
+#   sh bench/run.sh --report-only --work DIR [--out FILE]
+#       (write the report again from DIR's results, e.g. after editing
+#       bench/analysis.md)
 # PTDECODE and PTDECODE_RECORD name the programs to measure; by default
 # they are built (tools/build.sh, plain build) in $BENCH_BUILD.
 set -eu
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$BENCH_DIR/.." && pwd)
-SMOKE="" RUNS=3 PROFILE=1
+SMOKE="" RUNS=3 PROFILE=1 REPORT_ONLY=""
 WORK=${TMPDIR:-/tmp}/ptdecode-bench
 DEST=""
 while [ $# -gt 0 ]; do
@@ -17,11 +20,22 @@ while [ $# -gt 0 ]; do
 	--work) WORK=$2; shift ;;
 	--out) DEST=$2; shift ;;
 	--no-profile) PROFILE="" ;;
+	--report-only) REPORT_ONLY=1 ;;
 	*) echo "usage: sh bench/run.sh [--smoke] [--runs N] [--work DIR] [--out FILE] [--no-profile]" >&2
 	   exit 1 ;;
 	esac
 	shift
 done
+if [ -n "$REPORT_ONLY" ]; then
+	OUT=$WORK/results
+	[ -f "$OUT/meta" ] || { echo "bench: no results in $WORK" >&2; exit 1; }
+	. "$OUT/meta"
+	[ -n "$DEST" ] || { if [ -n "$SMOKE" ]; then DEST=$WORK/performance.md; else DEST=$top/doc/performance.md; fi; }
+	. "$BENCH_DIR/report.sh"
+	write_report > "$DEST.tmp"
+	mv "$DEST.tmp" "$DEST"
+	exit 0
+fi
 [ -n "$DEST" ] || { if [ -n "$SMOKE" ]; then DEST=$WORK/performance.md; else DEST=$top/doc/performance.md; fi; }
 command -v perf > /dev/null || { echo "bench: perf is not installed (tools/deps.sh test)" >&2; exit 77; }
 
@@ -50,6 +64,7 @@ if [ -n "$SMOKE" ]; then
 	SERIES_SCALES="" WORKLOADS="W1 W2 W4 W5" MODES="i100us b e"
 fi
 t_start=$(date +%s)
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 say() { echo "bench: [$(($(date +%s) - t_start))s] $*" >&2; }
 
 make_programs "$WORK/progs"
@@ -84,6 +99,13 @@ if [ -n "$PROFILE" ]; then
 	profile_mode W2 b "$WORK/W2-x1.data"
 fi
 t_end=$(date +%s)
+LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
+# what --report-only needs to write the report again
+cat > "$OUT/meta" <<META
+SMOKE='$SMOKE' RUNS='$RUNS' REV='$REV' t_start='$t_start' t_end='$t_end'
+PTDECODE='$PTDECODE' MODES='$MODES' SERIES_W='$SERIES_W'
+LOAD_START='$LOAD_START' LOAD_END='$LOAD_END' RUN_DATE='$(date -u '+%Y-%m-%d %H:%M UTC')'
+META
 say "writing $DEST"
 . "$BENCH_DIR/report.sh"
 write_report > "$DEST.tmp"
