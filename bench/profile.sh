@@ -15,7 +15,7 @@ profile_mode() {
 	perf report -i "$_p.data" --stdio --sort dso 2>/dev/null |
 		awk '/^#/ || NF == 0 { next } { printf "%s %s\n", $1, $2 }' | head -8 > "$_p.dso"
 	perf report -i "$_p.data" --stdio --sort dso,sym 2>/dev/null |
-		awk '/^#/ || NF == 0 { next } { sub(/\[\.\] /, ""); printf "%s %s %s\n", $1, $2, $3 }' |
+		awk '/^#/ || NF == 0 { next } { sub(/\[[.k]\] /, ""); printf "%s %s %s\n", $1, $2, $3 }' |
 		head -15 > "$_p.sym"
 	rm -f "$_p.data"
 }

@@ -91,7 +91,7 @@ profile_tables() {
 		echo
 		echo "| share | object | symbol |"
 		echo "|---:|---|---|"
-		awk '{ printf "| %s | %s | %s |\n", $1, $2, $3 }' "$_b.sym"
+		awk '{ printf "| %s | %s | %s |\n", $1, $2, ($3 == "[k]" ? "(a kernel function)" : $3) }' "$_b.sym"
 		echo
 	done
 }
@@ -156,6 +156,7 @@ peak RSS grow with the trace.
 ## Where ptdecode spends its time
 
 $(profile_tables)
+
 $(cat "$BENCH_DIR/analysis.md")
 HDR
 }

@@ -100,11 +100,12 @@ if [ -n "$PROFILE" ]; then
 fi
 t_end=$(date +%s)
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
+RUN_DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
 # what --report-only needs to write the report again
 cat > "$OUT/meta" <<META
 SMOKE='$SMOKE' RUNS='$RUNS' REV='$REV' t_start='$t_start' t_end='$t_end'
 PTDECODE='$PTDECODE' MODES='$MODES' SERIES_W='$SERIES_W'
-LOAD_START='$LOAD_START' LOAD_END='$LOAD_END' RUN_DATE='$(date -u '+%Y-%m-%d %H:%M UTC')'
+LOAD_START='$LOAD_START' LOAD_END='$LOAD_END' RUN_DATE='$RUN_DATE'
 META
 say "writing $DEST"
 . "$BENCH_DIR/report.sh"
