@@ -85,7 +85,7 @@ int ptd_export_run_begin(struct ptd_export_run *x, const struct ptd_machine *m,
 	return ptd_export_new(&x->exp, x->db, m, quiet, file_build_id, x, err);
 }
 
-int ptd_export_run_sample(struct ptd_export_run *x, const struct ptd_resolver *rv,
+int ptd_export_run_sample(struct ptd_export_run *x, struct ptd_resolver *rv,
 			  const struct ptd_synth *sy, const struct ptd_script_evsel *ev,
 			  struct ptd_err *err)
 {

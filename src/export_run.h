@@ -23,7 +23,7 @@ int ptd_export_run_note(struct ptd_export_run *x, const struct ptd_event *ev);
 int ptd_export_run_begin(struct ptd_export_run *x, const struct ptd_machine *m,
 			 struct ptd_dsofiles *files, int quiet, struct ptd_err *err);
 /* One sample of event ev, its addresses resolved with rv. */
-int ptd_export_run_sample(struct ptd_export_run *x, const struct ptd_resolver *rv,
+int ptd_export_run_sample(struct ptd_export_run *x, struct ptd_resolver *rv,
 			  const struct ptd_synth *sy, const struct ptd_script_evsel *ev,
 			  struct ptd_err *err);
 /* The end: context switches, the calls still open, the database moved

@@ -46,6 +46,7 @@ void ptd_ptq_free(struct ptd_ptq *q)
 	free(q->heap);
 	ptd_u64map_fini(&q->cur_tid);
 	ptd_pinsn_free(q->pinsn);
+	ptd_insncache_fini(&q->insns);
 	ptd_vec_fini(&q->noted);
 	ptd_tstacks_fini(&q->stacks);
 	free(q->chain);
@@ -227,7 +228,9 @@ static int walk(void *ctx, struct pdec_insn *insn, uint64_t *insn_cnt_out, uint6
 	struct ptd_ptq *q = pq->q;
 	const struct ptd_map *map;
 	struct ptd_dsofile *f;
-	uint64_t insn_cnt = 0, off;
+	struct ptd_insncache_ent *ce;
+	struct ptd_insncache_blk *be;
+	uint64_t insn_cnt = 0, off, blk_off, blk_ip, blk_cnt;
 
 	insn->length = 0;
 	insn->op = PDEC_OP_OTHER;
@@ -239,9 +242,17 @@ static int walk(void *ctx, struct pdec_insn *insn, uint64_t *insn_cnt_out, uint6
 		map = ptd_machine_find_map(&q->s->machine, pq->pid, *ip >= KERNEL_START, *ip, q->now);
 		if (!map)
 			return -EINVAL;
-		f = ptd_dsofiles_get(q->cfg->files, map);
-		if (!f)
-			return -EINVAL;
+		/* the machine keeps its file names for its lifetime: the same
+		 * pointer is the same name */
+		if (q->walk_file && map->filename == q->walk_fname) {
+			f = q->walk_file;
+		} else {
+			f = ptd_dsofiles_get(q->cfg->files, map);
+			if (!f)
+				return -EINVAL;
+			q->walk_fname = map->filename;
+			q->walk_file = f;
+		}
 		if (!f->data) {
 			/* perf reports an unreadable dso twice, then quietly resyncs */
 			if (f->itrace_failed && f->itrace_seen)
@@ -252,14 +263,48 @@ static int walk(void *ctx, struct pdec_insn *insn, uint64_t *insn_cnt_out, uint6
 			return -EINVAL;
 		}
 		off = *ip - map->start + map->pgoff;
+		/* a block walked before: used when the walk would not stop
+		 * inside it (at to_ip, after max_insn_cnt, at the map's end) */
+		be = ptd_insncache_block(&q->insns, f, off);
+		if (be && be->file == f && be->off == off &&
+		    (!max_insn_cnt || insn_cnt + be->insn_cnt <= max_insn_cnt) &&
+		    *ip + be->to_branch < map->end &&
+		    !(to_ip && to_ip > *ip && to_ip <= *ip + be->to_branch)) {
+			insn_cnt += be->insn_cnt;
+			*ip += be->to_branch;
+			*insn = be->insn;
+			goto out;
+		}
+		blk_off = off;
+		blk_ip = *ip;
+		blk_cnt = insn_cnt;
 		for (;;) {
 			if (off >= f->size)
 				return -EINVAL;
-			if (ptd_pinsn_decode(q->pinsn, f->data + off, f->size - off, *ip, f->is_64_bit, insn))
-				return -EINVAL;
+			ce = ptd_insncache_slot(&q->insns, f, off);
+			if (ce && ce->file == f && ce->off == off) {
+				*insn = ce->insn;
+			} else {
+				if (ptd_pinsn_decode(q->pinsn, f->data + off, f->size - off, *ip,
+						     f->is_64_bit, insn))
+					return -EINVAL;
+				if (ce) {
+					ce->file = f;
+					ce->off = off;
+					ce->insn = *insn;
+				}
+			}
 			insn_cnt++;
-			if (insn->branch != PDEC_BR_NO_BRANCH)
+			if (insn->branch != PDEC_BR_NO_BRANCH) {
+				if (be && insn_cnt - blk_cnt <= UINT32_MAX && *ip - blk_ip <= UINT32_MAX) {
+					be->file = f;
+					be->off = blk_off;
+					be->insn_cnt = (uint32_t)(insn_cnt - blk_cnt);
+					be->to_branch = (uint32_t)(*ip - blk_ip);
+					be->insn = *insn;
+				}
 				goto out;
+			}
 			if (max_insn_cnt && insn_cnt >= max_insn_cnt)
 				goto out;
 			*ip += insn->length;
@@ -522,6 +567,7 @@ int ptd_ptq_run(struct ptd_ptq *q, struct ptd_session *s, const struct ptd_ptq_c
 	if ((rc = ptd_ptq_conf(&q->conf, s, cfg, &pp, err)))
 		return rc;
 	q->pinsn = ptd_pinsn_new();
+	ptd_insncache_init(&q->insns, 15);   /* 32 Ki instructions and blocks, 2.8 MB at most */
 	if (cfg->callchain && cfg->callchain_sz)
 		q->chain = calloc(cfg->callchain_sz, sizeof(*q->chain));
 	if (cfg->last_branch && cfg->last_branch_sz) {

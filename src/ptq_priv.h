@@ -10,6 +10,7 @@
 #include "common/vec.h"
 #include "decoders/intel-pt/pdec.h"
 #include "decoders/intel-pt/pinsn.h"
+#include "insncache.h"
 #include "tstack.h"
 
 #define KERNEL_START (1ULL << 63)
@@ -62,6 +63,9 @@ struct ptd_ptq {
 	size_t heap_cnt;
 	struct ptd_u64map cur_tid;    /* cpu + 1 -> tid + 2 (so -1 is storable) */
 	struct ptd_pinsn *pinsn;
+	struct ptd_insncache insns;   /* decoded instructions by (file, offset) */
+	const char *walk_fname;       /* the walk's last map file name, */
+	struct ptd_dsofile *walk_file;  /* and its file (NULL: none yet) */
 	uint64_t now;                 /* perf time: sideband applied up to here */
 	uint64_t skip;
 	struct ptd_tstacks stacks;

@@ -6,7 +6,7 @@
 
 #include "symfile.h"
 
-const struct ptd_map *ptd_resolve(const struct ptd_resolver *r, int32_t pid, uint64_t addr,
+const struct ptd_map *ptd_resolve(struct ptd_resolver *r, int32_t pid, uint64_t addr,
 				  uint64_t now, struct ptd_script_loc *loc, struct ptd_sym_info *si)
 {
 	const struct ptd_map *map;
@@ -21,7 +21,11 @@ const struct ptd_map *ptd_resolve(const struct ptd_resolver *r, int32_t pid, uin
 	if (!map)
 		return NULL;
 	loc->dso = map->filename;
-	f = ptd_dsofiles_get(r->files, map);
+	if (!r->last_file || map->filename != r->last_fname) {
+		r->last_file = ptd_dsofiles_get(r->files, map);
+		r->last_fname = map->filename;
+	}
+	f = r->last_file;
 	if (f && !f->symfile_done) {
 		char buf[4096];
 

@@ -16,12 +16,17 @@ struct ptd_resolver {
 	const struct ptd_machine *m;
 	struct ptd_dsofiles *files;
 	struct ptd_symcache *syms;
+	/* private: the last map's file, found again only when the map's file
+	 * name changes (the machine keeps its names for its lifetime: the same
+	 * pointer is the same name); zero them before the first lookup */
+	const char *last_fname;
+	struct ptd_dsofile *last_file;
 };
 
 /* Where addr is at time now in process pid: *loc filled (unknowns NULL;
  * names borrowed from the symbol cache until its next lookup), and the
  * symbol's extent into *si when wanted and found; returns its map, or NULL. */
-const struct ptd_map *ptd_resolve(const struct ptd_resolver *r, int32_t pid, uint64_t addr,
+const struct ptd_map *ptd_resolve(struct ptd_resolver *r, int32_t pid, uint64_t addr,
 				  uint64_t now, struct ptd_script_loc *loc, struct ptd_sym_info *si);
 
 #endif

@@ -74,6 +74,7 @@ struct run {
 	struct ptd_script_evsel ev[EV_NSYNTH];
 	char names[EV_NSYNTH][64];
 	struct ptd_dsofiles *files;
+	struct ptd_resolver rv;         /* addresses to maps, files and symbols */
 	struct ptd_symcache *syms;
 	struct ptd_disasm *dis;       /* -F disasm */
 	char distext[256];
@@ -130,9 +131,7 @@ static void modifiers(uint64_t w, char *buf, size_t n)
 static const struct ptd_map *resolve(struct run *r, int32_t pid, uint64_t addr, uint64_t now,
 				     struct ptd_script_loc *loc)
 {
-	struct ptd_resolver rv = { &r->s->machine, r->files, r->syms };
-
-	return ptd_resolve(&rv, pid, addr, now, loc, NULL);
+	return ptd_resolve(&r->rv, pid, addr, now, loc, NULL);
 }
 
 /* perf's map__map_ip() as brstackoff applies it: the address in the file
@@ -144,7 +143,7 @@ static uint64_t map_ip(struct run *r, const struct ptd_map *map, uint64_t addr)
 
 	if (!map)
 		return addr;
-	f = ptd_dsofiles_get(r->files, map);
+	f = file_of(r, map);
 	if (f && f->is_exec)
 		return addr;
 	return addr - map->start + map->pgoff;
@@ -157,7 +156,7 @@ static const char *disasm(struct run *r, const struct ptd_synth *sy, const struc
 {
 	struct ptd_disasm_insn in;
 	struct ptd_script_loc loc;
-	struct ptd_dsofile *f = map ? ptd_dsofiles_get(r->files, map) : NULL;
+	struct ptd_dsofile *f = map ? file_of(r, map) : NULL;
 
 	if (ptd_disasm_insn(r->dis, sy->insn, sy->insn_len, sy->ip, f && f->data ? f->is_64_bit : 1,
 			    &in))
@@ -275,9 +274,7 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 	if (!s.evsel->name)
 		return 0;   /* not an event of this recording (perf has no id for it) */
 	if (r->exporting) {
-		struct ptd_resolver rv = { &r->s->machine, r->files, r->syms };
-
-		return ptd_export_run_sample(r->exp, &rv, sy, s.evsel, &r->err) ? -2 : 0;
+		return ptd_export_run_sample(r->exp, &r->rv, sy, s.evsel, &r->err) ? -2 : 0;
 	}
 	t = sy->tid != -1 ? ptd_machine_thread(&r->s->machine, sy->tid) : NULL;
 	s.comm = t ? ptd_machine_comm_at(&r->s->machine, sy->tid, sy->now) :
@@ -573,8 +570,12 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	so.on_record = note;
 	so.ctx = &r;
 	rc = ptd_session_open(&r.s, o->input, &so, &err);
-	if (!rc)
+	if (!rc) {
+		r.rv.m = &r.s->machine;
+		r.rv.files = r.files;
+		r.rv.syms = r.syms;
 		rc = ptd_session_run(r.s, &err);
+	}
 	if (rc) {
 		fprintf(stderr, "ptdecode: %s: %s\n", o->input, err.msg[0] ? err.msg : ptd_strerror(rc));
 		goto out;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/err.h"
+#include "formats/out/fmtnum.h"
 #include "formats/perf/abi.h"
 
 #define F(x) PTD_SCRIPT_##x
@@ -102,10 +103,15 @@ static void put_sym(FILE *out, const struct ptd_script_loc *l, int offs)
 {
 	if (!l->sym)
 		fputs(" [unknown]", out);
-	else if (offs)
-		fprintf(out, " %s+0x%" PRIx64, l->sym, l->symoff);
-	else
-		fprintf(out, " %s", l->sym);
+	else if (offs) {
+		fputc(' ', out);
+		fputs(l->sym, out);
+		fputs("+0x", out);
+		ptd_put_hex(out, l->symoff, 0);
+	} else {
+		fputc(' ', out);
+		fputs(l->sym, out);
+	}
 }
 
 #define PF(x) (o->fields & F(x))
@@ -118,7 +124,7 @@ static void put_ip(const struct ptd_script *ps, const struct ptd_script_out *o, 
 
 	if (!ps->use_callchain || !s->callchain) {
 		if (PF(IP))
-			fprintf(out, "%16" PRIx64, s->ip);
+			ptd_put_hex(out, s->ip, 16);
 		if (PF(SYM))
 			put_sym(out, &s->ip_loc, PF(SYMOFFSET) != 0);
 		if (PF(DSO)) {
@@ -133,8 +139,10 @@ static void put_ip(const struct ptd_script *ps, const struct ptd_script_out *o, 
 	for (i = 0; i < s->callchain_nr; i++) {
 		const struct ptd_script_frame *fr = &s->callchain[i];
 
-		if (PF(IP))
-			fprintf(out, "\t%16" PRIx64, fr->addr);
+		if (PF(IP)) {
+			fputc('\t', out);
+			ptd_put_hex(out, fr->addr, 16);
+		}
 		if (PF(SYM))
 			put_sym(out, &fr->loc, PF(SYMOFFSET) != 0);
 		if (PF(DSO)) {
@@ -167,7 +175,7 @@ static int addr_correlates(const struct ptd_script_evsel *ev)
 static void put_addr(const struct ptd_script *ps, const struct ptd_script_out *o, FILE *out,
 		     const struct ptd_script_sample *s)
 {
-	fprintf(out, "%16" PRIx64, s->addr);
+	ptd_put_hex(out, s->addr, 16);
 	if (!addr_correlates(s->evsel))
 		return;
 	if (PF(SYM))
@@ -192,17 +200,25 @@ static void put_start(struct ptd_script *ps, const struct ptd_script_out *o, FIL
 
 		if (PF(IP) && (s->evsel->sample_type & PTD_SAMPLE_CALLCHAIN) && ps->use_callchain)
 			fprintf(out, "%s ", comm);
-		else
-			fprintf(out, "%16s ", comm);
+		else {
+			ptd_put_str(out, comm, 16);
+			fputc(' ', out);
+		}
 	}
-	if (PF(PID) && PF(TID))
-		fprintf(out, "%5d/%-5d ", (int)s->pid, (int)s->tid);
-	else if (PF(PID))
-		fprintf(out, "%5d ", (int)s->pid);
-	else if (PF(TID))
-		fprintf(out, "%5d ", (int)s->tid);
-	if (PF(CPU))
-		fprintf(out, "[%03d] ", (int)s->cpu);
+	if (PF(PID) && PF(TID)) {
+		ptd_put_int(out, (int)s->pid, 5, ' ');
+		fputc('/', out);
+		ptd_put_int_left(out, (int)s->tid, 5);
+		fputc(' ', out);
+	} else if (PF(PID) || PF(TID)) {
+		ptd_put_int(out, (int)(PF(PID) ? s->pid : s->tid), 5, ' ');
+		fputc(' ', out);
+	}
+	if (PF(CPU)) {
+		fputc('[', out);
+		ptd_put_int(out, (int)s->cpu, 3, '0');
+		fputs("] ", out);
+	}
 	if (PF(MISC)) {
 		int n = 0;
 		unsigned m = s->misc;
@@ -232,7 +248,10 @@ static void put_start(struct ptd_script *ps, const struct ptd_script_out *o, FIL
 			ps->previous_time = s->time;
 		}
 		if (ps->ns) {
-			fprintf(out, "%5" PRIu64 ".%09" PRIu64 ": ", t / 1000000000, t % 1000000000);
+			ptd_put_udec(out, t / 1000000000, 5, ' ');
+			fputc('.', out);
+			ptd_put_udec(out, t % 1000000000, 9, '0');
+			fputs(": ", out);
 		} else {
 			char buf[48];
 
@@ -527,14 +546,20 @@ int ptd_script_print(struct ptd_script *ps, FILE *out, const struct ptd_script_s
 	if (!o->fields)
 		return 0;
 	put_start(ps, o, out, s);
-	if (PF(PERIOD))
-		fprintf(out, "%10" PRIu64 " ", s->period);
-	if (PF(EVNAME))
-		fprintf(out, "%*s: ", ps->name_width, s->evsel->name ? s->evsel->name : "[unknown]");
+	if (PF(PERIOD)) {
+		ptd_put_udec(out, s->period, 10, ' ');
+		fputc(' ', out);
+	}
+	if (PF(EVNAME)) {
+		ptd_put_str(out, s->evsel->name ? s->evsel->name : "[unknown]", ps->name_width);
+		fputs(": ", out);
+	}
 	if (ps->print_flags) {
 		char buf[64];
 
-		fprintf(out, "  %-21s ", ptd_script_flags_str(s->flags, buf, sizeof(buf)));
+		fputs("  ", out);
+		ptd_put_str(out, ptd_script_flags_str(s->flags, buf, sizeof(buf)), -21);
+		fputc(' ', out);
 	}
 	if (is_bts(s->evsel)) {
 		put_bts(ps, o, out, s);

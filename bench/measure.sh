@@ -1,0 +1,56 @@
+# Sourced by bench/run.sh: comparing and timing ptdecode against perf script.
+#
+# check_same W MODE FILE     run both decoders once, output compared through
+#     cksum (no copy on disk); on a difference, the first differing line
+#     (cmp) and, when the outputs are small, the count of differing lines.
+#     Appends "W MODE same|differ OUTPUT_BYTES DETAIL" to $OUT/check.tsv.
+# time_pair W MODE FILE RUNS  RUNS alternating runs of perf, then ptdecode,
+#     output to /dev/null; appends "W MODE tool run wall maxrss status" to
+#     $OUT/times.tsv.
+
+perf_cmd() { echo "perf script -i $1 --itrace=$2"; }
+ptd_cmd() { echo "$PTDECODE -i $1 --itrace=$2 --quiet"; }
+
+check_same() {
+	_w=$1 _m=$2 _f=$3
+	# shellcheck disable=SC2046
+	_a=$($(perf_cmd "$_f" "$_m") 2>/dev/null | cksum)
+	# shellcheck disable=SC2046
+	_b=$($(ptd_cmd "$_f" "$_m") 2>/dev/null | cksum)
+	_obytes=$(echo "$_a" | awk '{ print $2 }')
+	if [ "$_a" = "$_b" ]; then
+		printf '%s\t%s\tsame\t%s\t%s\n' "$_w" "$_m" "$_obytes" "-" >> "$OUT/check.tsv"
+		return 0
+	fi
+	rm -f "$OUT/a.fifo" "$OUT/b.fifo"
+	mkfifo "$OUT/a.fifo" "$OUT/b.fifo"
+	$(perf_cmd "$_f" "$_m") > "$OUT/a.fifo" 2>/dev/null &
+	$(ptd_cmd "$_f" "$_m") > "$OUT/b.fifo" 2>/dev/null &
+	_first=$(cmp "$OUT/a.fifo" "$OUT/b.fifo" 2>&1 | head -1)
+	# cmp stops reading at the first difference: the writers end with SIGPIPE
+	wait || :
+	rm -f "$OUT/a.fifo" "$OUT/b.fifo"
+	_detail="perf: $(echo "$_a" | awk '{ print $2 }') bytes, ptdecode: $(echo "$_b" | awk '{ print $2 }') bytes; ${_first#*: }"
+	if [ "$(echo "$_a $_b" | awk '{ print ($2 + $4 < 400000000) }')" = 1 ]; then
+		$(perf_cmd "$_f" "$_m") > "$OUT/diff.a" 2>/dev/null
+		$(ptd_cmd "$_f" "$_m") > "$OUT/diff.b" 2>/dev/null
+		_n=$(diff "$OUT/diff.a" "$OUT/diff.b" | grep -c '^<')
+		_detail="$_detail; $_n of $(wc -l < "$OUT/diff.a") lines differ"
+		diff "$OUT/diff.a" "$OUT/diff.b" | head -4 > "$OUT/diff-$_w-$_m.txt"
+		rm -f "$OUT/diff.a" "$OUT/diff.b"
+	fi
+	printf '%s\t%s\tdiffer\t%s\t%s\n' "$_w" "$_m" "$_obytes" "$_detail" >> "$OUT/check.tsv"
+}
+
+time_pair() {
+	_w=$1 _m=$2 _f=$3 _runs=$4 _r=1
+	while [ "$_r" -le "$_runs" ]; do
+		for _tool in perf ptdecode; do
+			if [ $_tool = perf ]; then _c=$(perf_cmd "$_f" "$_m"); else _c=$(ptd_cmd "$_f" "$_m"); fi
+			# shellcheck disable=SC2086
+			_res=$("$RUNSTAT" -e /dev/null -- $_c)
+			printf '%s\t%s\t%s\t%s\t%s\n' "$_w" "$_m" "$_tool" "$_r" "$_res" | tr ' ' '\t' >> "$OUT/times.tsv"
+		done
+		_r=$((_r + 1))
+	done
+}

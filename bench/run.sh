@@ -1,0 +1,117 @@
+#!/bin/sh
+# The benchmark: ptdecode against perf script on emulated Intel PT
+# recordings; writes doc/performance.md.  See bench/README.md.
+#   sh bench/run.sh [--smoke] [--runs N] [--work DIR] [--out FILE] [--no-profile]
+#   sh bench/run.sh --report-only --work DIR [--out FILE]
+#       (write the report again from DIR's results, e.g. after editing
+#       bench/analysis.md)
+# PTDECODE and PTDECODE_RECORD name the programs to measure; by default
+# they are built (tools/build.sh, plain build) in $BENCH_BUILD.
+set -eu
+BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$BENCH_DIR/.." && pwd)
+SMOKE="" RUNS=3 PROFILE=1 REPORT_ONLY=""
+WORK=${TMPDIR:-/tmp}/ptdecode-bench
+DEST=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--smoke) SMOKE=1 RUNS=1 PROFILE="" ;;
+	--runs) RUNS=$2; shift ;;
+	--work) WORK=$2; shift ;;
+	--out) DEST=$2; shift ;;
+	--no-profile) PROFILE="" ;;
+	--report-only) REPORT_ONLY=1 ;;
+	*) echo "usage: sh bench/run.sh [--smoke] [--runs N] [--work DIR] [--out FILE] [--no-profile]" >&2
+	   exit 1 ;;
+	esac
+	shift
+done
+if [ -n "$REPORT_ONLY" ]; then
+	OUT=$WORK/results
+	[ -f "$OUT/meta" ] || { echo "bench: no results in $WORK" >&2; exit 1; }
+	. "$OUT/meta"
+	[ -n "$DEST" ] || { if [ -n "$SMOKE" ]; then DEST=$WORK/performance.md; else DEST=$top/doc/performance.md; fi; }
+	. "$BENCH_DIR/report.sh"
+	write_report > "$DEST.tmp"
+	mv "$DEST.tmp" "$DEST"
+	exit 0
+fi
+[ -n "$DEST" ] || { if [ -n "$SMOKE" ]; then DEST=$WORK/performance.md; else DEST=$top/doc/performance.md; fi; }
+command -v perf > /dev/null || { echo "bench: perf is not installed (tools/deps.sh test)" >&2; exit 77; }
+
+if [ -z "${PTDECODE:-}" ] || [ -z "${PTDECODE_RECORD:-}" ]; then
+	BENCH_BUILD=${BENCH_BUILD:-${TMPDIR:-/tmp}/ptdecode-bench-build}
+	echo "bench: building ptdecode in $BENCH_BUILD" >&2
+	sh "$top/tools/build.sh" "$BENCH_BUILD"
+	PTDECODE=$BENCH_BUILD/ptdecode PTDECODE_RECORD=$BENCH_BUILD/ptdecode-record
+fi
+RECORD=$PTDECODE_RECORD
+REV=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
+git -C "$top" diff --quiet HEAD -- src decoders formats configure.ac Makefile.am 2>/dev/null || REV="$REV (with uncommitted changes)"
+OUT=$WORK/results
+rm -rf "$WORK"
+mkdir -p "$OUT"
+RUNSTAT=$WORK/runstat
+${CC:-gcc} -O2 -o "$RUNSTAT" "$BENCH_DIR/runstat.c"
+. "$BENCH_DIR/workloads.sh"
+. "$BENCH_DIR/measure.sh"
+
+MODES="i100us b cr i0ns e"
+WORKLOADS="W1 W2 W3 W4 W5"
+SERIES_W=W2 SERIES_SCALES="4 16" SERIES_MODES="i100us b"
+if [ -n "$SMOKE" ]; then
+	# the scripts' plumbing on tiny recordings; W3 (ptrace) and i0ns take long
+	SERIES_SCALES="" WORKLOADS="W1 W2 W4 W5" MODES="i100us b e"
+fi
+t_start=$(date +%s)
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
+say() { echo "bench: [$(($(date +%s) - t_start))s] $*" >&2; }
+
+make_programs "$WORK/progs"
+for w in $WORKLOADS; do
+	say "recording $w"
+	record_workload "$w" 1 "$WORK"
+done
+for s in $SERIES_SCALES; do
+	say "recording $SERIES_W x$s"
+	record_workload "$SERIES_W" "$s" "$WORK"
+done
+: > "$OUT/check.tsv"
+: > "$OUT/times.tsv"
+for w in $WORKLOADS; do
+	for m in $MODES; do
+		say "$w --itrace=$m: compare, then $RUNS timed runs of each"
+		check_same "$w" "$m" "$WORK/$w-x1.data"
+		time_pair "$w" "$m" "$WORK/$w-x1.data" "$RUNS"
+	done
+done
+for s in $SERIES_SCALES; do
+	for m in $SERIES_MODES; do
+		say "$SERIES_W x$s --itrace=$m"
+		check_same "$SERIES_W-x$s" "$m" "$WORK/$SERIES_W-x$s.data"
+		time_pair "$SERIES_W-x$s" "$m" "$WORK/$SERIES_W-x$s.data" 1
+	done
+done
+if [ -n "$PROFILE" ]; then
+	say "profiling ptdecode"
+	. "$BENCH_DIR/profile.sh"
+	profile_mode W1 i100us "$WORK/W1-x1.data"
+	profile_mode W2 b "$WORK/W2-x1.data"
+fi
+t_end=$(date +%s)
+LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
+RUN_DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
+# what --report-only needs to write the report again
+cat > "$OUT/meta" <<META
+SMOKE='$SMOKE' RUNS='$RUNS' REV='$REV' t_start='$t_start' t_end='$t_end'
+PTDECODE='$PTDECODE' MODES='$MODES' SERIES_W='$SERIES_W'
+LOAD_START='$LOAD_START' LOAD_END='$LOAD_END' RUN_DATE='$RUN_DATE'
+META
+say "writing $DEST"
+. "$BENCH_DIR/report.sh"
+write_report > "$DEST.tmp"
+mv "$DEST.tmp" "$DEST"
+if grep -q differ "$OUT/check.tsv"; then
+	say "outputs differ: see the table in $DEST"
+fi
+say "done"
