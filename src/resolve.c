@@ -6,6 +6,15 @@
 
 #include "symfile.h"
 
+struct ptd_dsofile *ptd_resolve_file(struct ptd_resolver *r, const struct ptd_map *map)
+{
+	if (!r->last_file || map->filename != r->last_fname) {
+		r->last_file = ptd_dsofiles_get(r->files, map);
+		r->last_fname = map->filename;
+	}
+	return r->last_file;
+}
+
 const struct ptd_map *ptd_resolve(struct ptd_resolver *r, int32_t pid, uint64_t addr,
 				  uint64_t now, struct ptd_script_loc *loc, struct ptd_sym_info *si)
 {
@@ -21,11 +30,7 @@ const struct ptd_map *ptd_resolve(struct ptd_resolver *r, int32_t pid, uint64_t 
 	if (!map)
 		return NULL;
 	loc->dso = map->filename;
-	if (!r->last_file || map->filename != r->last_fname) {
-		r->last_file = ptd_dsofiles_get(r->files, map);
-		r->last_fname = map->filename;
-	}
-	f = r->last_file;
+	f = ptd_resolve_file(r, map);
 	if (f && !f->symfile_done) {
 		char buf[4096];
 

@@ -23,6 +23,9 @@ struct ptd_resolver {
 	struct ptd_dsofile *last_file;
 };
 
+/* The file of map (ptd_dsofiles_get), or NULL. */
+struct ptd_dsofile *ptd_resolve_file(struct ptd_resolver *r, const struct ptd_map *map);
+
 /* Where addr is at time now in process pid: *loc filled (unknowns NULL;
  * names borrowed from the symbol cache until its next lookup), and the
  * symbol's extent into *si when wanted and found; returns its map, or NULL. */

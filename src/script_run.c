@@ -143,7 +143,7 @@ static uint64_t map_ip(struct run *r, const struct ptd_map *map, uint64_t addr)
 
 	if (!map)
 		return addr;
-	f = file_of(r, map);
+	f = ptd_resolve_file(&r->rv, map);
 	if (f && f->is_exec)
 		return addr;
 	return addr - map->start + map->pgoff;
@@ -156,7 +156,7 @@ static const char *disasm(struct run *r, const struct ptd_synth *sy, const struc
 {
 	struct ptd_disasm_insn in;
 	struct ptd_script_loc loc;
-	struct ptd_dsofile *f = map ? file_of(r, map) : NULL;
+	struct ptd_dsofile *f = map ? ptd_resolve_file(&r->rv, map) : NULL;
 
 	if (ptd_disasm_insn(r->dis, sy->insn, sy->insn_len, sy->ip, f && f->data ? f->is_64_bit : 1,
 			    &in))
