@@ -84,15 +84,6 @@ const char *ptd_dsofiles_buildid_dir(const struct ptd_dsofiles *f)
 	return f->buildid_dir;
 }
 
-static uint64_t hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (*s)
-		h = (h ^ (uint8_t)*s++) * 1099511628211ULL;
-	return h;
-}
-
 /* The local file for a map, into buf; 0 or -1 when there is none. */
 static int resolve(const struct ptd_dsofiles *f, const struct ptd_map *map, char *buf, size_t n)
 {
@@ -155,7 +146,7 @@ static void open_file(struct entry *e, const char *path)
 struct ptd_dsofile *ptd_dsofiles_get(struct ptd_dsofiles *f, const struct ptd_map *map)
 {
 	const char *name = map->filename ? map->filename : "";
-	uint64_t h = hash(name);
+	uint64_t h = ptd_u64map_str_key(name);
 	void *slot;
 	size_t i;
 	char buf[4096];

@@ -155,18 +155,9 @@ void ptd_export_free(struct ptd_export *x)
 
 /* ---- dsos and symbols ------------------------------------------------- */
 
-static uint64_t name_hash(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 0x100000001b3ULL;
-	return h;
-}
-
 static int export_dso(struct ptd_export *x, const struct ptd_map *map, struct xdso **out)
 {
-	uint64_t h = name_hash(map->filename);
+	uint64_t h = ptd_u64map_str_key(map->filename);
 	struct xdso *first = ptd_u64map_get(&x->dsos, h), *d;
 	const char *slash = strrchr(map->filename, '/');
 	char bid[41];

@@ -209,15 +209,6 @@ static int is_exec(const struct ptd_event *ev, const struct ptd_rec_mmap *m)
 	return !(ev->misc & PTD_MISC_MMAP_DATA);
 }
 
-static uint64_t name_hash(const char *p)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (*p)
-		h = (h ^ (uint8_t)*p++) * 1099511628211ULL;
-	return h;
-}
-
 /* The build id the file header's HEADER_BUILD_ID gives for a file of the
  * host (pid -1, as perf record writes them; perf keeps other pids for guest
  * machines), when the MMAP record has none: perf looks up binaries in the
@@ -235,11 +226,11 @@ static void header_build_id(struct ptd_session_priv *sp, struct ptd_map *map)
 		sp->host_bids_made = 1;
 		for (i = f->nr_buildids; i-- > 0;)
 			if (f->buildids[i].pid == -1 && f->buildids[i].filename &&
-			    ptd_u64map_put(&sp->host_bids, name_hash(f->buildids[i].filename),
+			    ptd_u64map_put(&sp->host_bids, ptd_u64map_str_key(f->buildids[i].filename),
 					   (void *)(uintptr_t)(i + 1)))
 				break;
 	}
-	v = ptd_u64map_get(&sp->host_bids, name_hash(map->filename));
+	v = ptd_u64map_get(&sp->host_bids, ptd_u64map_str_key(map->filename));
 	if (!v)
 		return;
 	b = &f->buildids[(uintptr_t)v - 1];

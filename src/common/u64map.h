@@ -13,6 +13,17 @@ struct ptd_u64map {
 	size_t limit;        /* 0: no limit */
 };
 
+/* A key for a string (FNV-1a): equal strings give equal keys, different
+ * ones may collide, so keep the string beside its value and compare. */
+static inline uint64_t ptd_u64map_str_key(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 0x100000001b3ULL;
+	return h;
+}
+
 /* Value for key, or NULL. */
 void *ptd_u64map_get(const struct ptd_u64map *m, uint64_t key);
 
