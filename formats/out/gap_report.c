@@ -7,6 +7,15 @@ struct sum {
 	uint64_t n, bytes, insns, count;
 };
 
+static void add_to(struct sum *x, const struct ptd_gap_rep *r)
+{
+	x->n++;
+	x->bytes += r->bytes_known ? r->bytes : 0;
+	x->insns += r->insns_known ? r->insns : 0;
+	x->count += r->count;
+}
+
+/* s[kind] per cause, s[PTD_GK_NR] the total */
 static void sums(const struct ptd_gaps *g, struct sum *s)
 {
 	size_t i;
@@ -14,10 +23,8 @@ static void sums(const struct ptd_gaps *g, struct sum *s)
 	for (i = 0; i < g->gaps.len; i++) {
 		const struct ptd_gap_rep *r = ptd_vec_at(&g->gaps, i);
 
-		s[r->kind].n++;
-		s[r->kind].bytes += r->bytes_known ? r->bytes : 0;
-		s[r->kind].insns += r->insns_known ? r->insns : 0;
-		s[r->kind].count += r->count;
+		add_to(&s[r->kind], r);
+		add_to(&s[PTD_GK_NR], r);
 	}
 }
 
@@ -49,7 +56,7 @@ static void num(char *buf, size_t n, int known, uint64_t v)
 
 int ptd_gaps_print_text(FILE *out, const struct ptd_gaps *g)
 {
-	struct sum s[PTD_GK_NR] = { { 0 } }, tot = { 0 };
+	struct sum s[PTD_GK_NR + 1] = { { 0 } };
 	size_t i;
 	int k;
 
@@ -80,18 +87,11 @@ int ptd_gaps_print_text(FILE *out, const struct ptd_gaps *g)
 	sums(g, s);
 	fprintf(out, "# summary\n# %-18s %8s %12s %12s %12s\n", "cause", "gaps", "bytes", "insns~",
 		"records");
-	for (k = 0; k < PTD_GK_NR; k++) {
-		if (!s[k].n)
-			continue;
-		fprintf(out, "  %-18s %8" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n",
-			ptd_gap_kind_name(k), s[k].n, s[k].bytes, s[k].insns, s[k].count);
-		tot.n += s[k].n;
-		tot.bytes += s[k].bytes;
-		tot.insns += s[k].insns;
-		tot.count += s[k].count;
-	}
-	fprintf(out, "  %-18s %8" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n", "total", tot.n,
-		tot.bytes, tot.insns, tot.count);
+	for (k = 0; k <= PTD_GK_NR; k++)
+		if (s[k].n || k == PTD_GK_NR)
+			fprintf(out, "  %-18s %8" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n",
+				k < PTD_GK_NR ? ptd_gap_kind_name(k) : "total", s[k].n, s[k].bytes,
+				s[k].insns, s[k].count);
 	if (g->nr_dropped)
 		fprintf(out, "# %" PRIu64 " more gaps not listed (more than %u)\n", g->nr_dropped,
 			PTD_GAPS_MAX);
@@ -108,7 +108,7 @@ static void jnum(FILE *out, const char *name, int known, uint64_t v)
 
 int ptd_gaps_print_json(FILE *out, const struct ptd_gaps *g)
 {
-	struct sum s[PTD_GK_NR] = { { 0 } }, tot = { 0 };
+	struct sum s[PTD_GK_NR + 1] = { { 0 } };
 	size_t i;
 	int k;
 
@@ -131,21 +131,13 @@ int ptd_gaps_print_json(FILE *out, const struct ptd_gaps *g)
 		fputs("}\n", out);
 	}
 	sums(g, s);
-	for (k = 0; k <= PTD_GK_NR; k++) {
-		const struct sum *x = k < PTD_GK_NR ? &s[k] : &tot;
-
-		if (k < PTD_GK_NR && !x->n)
-			continue;
-		fprintf(out, "{\"type\":\"gap-summary\",\"cause\":\"%s\",\"gaps\":%" PRIu64 ",\"bytes\":%" PRIu64
-			",\"insns_lost_estimate\":%" PRIu64 ",\"records_lost\":%" PRIu64 "}\n",
-			k < PTD_GK_NR ? ptd_gap_kind_name(k) : "total", x->n, x->bytes, x->insns, x->count);
-		if (k < PTD_GK_NR) {
-			tot.n += x->n;
-			tot.bytes += x->bytes;
-			tot.insns += x->insns;
-			tot.count += x->count;
-		}
-	}
+	for (k = 0; k <= PTD_GK_NR; k++)
+		if (s[k].n || k == PTD_GK_NR)
+			fprintf(out, "{\"type\":\"gap-summary\",\"cause\":\"%s\",\"gaps\":%" PRIu64
+				",\"bytes\":%" PRIu64 ",\"insns_lost_estimate\":%" PRIu64
+				",\"records_lost\":%" PRIu64 "}\n",
+				k < PTD_GK_NR ? ptd_gap_kind_name(k) : "total", s[k].n, s[k].bytes,
+				s[k].insns, s[k].count);
 	if (g->nr_dropped)
 		fprintf(out, "{\"type\":\"gap-summary\",\"cause\":\"not-listed\",\"gaps\":%" PRIu64 "}\n",
 			g->nr_dropped);
