@@ -113,15 +113,16 @@ static int add(struct ptd_gaps *g, int kind, int32_t cpu, int32_t tid, uint64_t 
 	return 0;
 }
 
+/* gap indexes by time, as found among equals */
 static int by_when(const void *a, const void *b, void *ctx)
 {
 	const struct ptd_gaps *g = ctx;
-	const struct ptd_gap_rep *x = ptd_vec_at(&g->gaps, *(const size_t *)a);
-	const struct ptd_gap_rep *y = ptd_vec_at(&g->gaps, *(const size_t *)b);
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct ptd_gap_rep *x = ptd_vec_at(&g->gaps, i), *y = ptd_vec_at(&g->gaps, j);
 
 	if (x->when != y->when)
 		return x->when < y->when ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	return i < j ? -1 : i > j;
 }
 
 int ptd_gaps_preload(struct ptd_gaps *g, const struct ptd_session *s)

@@ -86,12 +86,11 @@ static void push_error(struct ptd_decoder *d, int kind, int code, uint64_t ip)
  * (error pushed). */
 static int stuck(struct ptd_decoder *d, const struct pt_insn *in)
 {
-	uint64_t off;
+	uint64_t off = d->run_off;
 
-	if ((in->iclass != ptic_other && in->iclass != ptic_call && in->iclass != ptic_jump) ||
-	    pt_insn_get_offset(d->insn, &off) < 0 || off != d->run_off) {
-		if (pt_insn_get_offset(d->insn, &off) >= 0)
-			d->run_off = off;
+	if (pt_insn_get_offset(d->insn, &off) < 0 || off != d->run_off ||
+	    (in->iclass != ptic_other && in->iclass != ptic_call && in->iclass != ptic_jump)) {
+		d->run_off = off;
 		d->cyc_ip = in->ip;
 		d->cyc_power = 1;
 		d->cyc_len = 0;
