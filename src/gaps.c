@@ -21,6 +21,7 @@ static const char *const names[PTD_GK_NR] = {
 	[PTD_GK_AUXTRACE_ERROR] = "auxtrace-error",
 	[PTD_GK_DECODE] = "decoder-error",
 	[PTD_GK_SNAPSHOT] = "snapshot-boundary",
+	[PTD_GK_PAUSED] = "paused",
 };
 
 const char *ptd_gap_kind_name(int kind)
@@ -36,6 +37,8 @@ struct qstate {
 	struct ptd_vec timed;           /* session gaps (indexes), by time: a sample after */
 	size_t next;                    /*   its time closes one; timed[next] is the first open */
 	struct ptd_vec pending;         /* decoder errors (indexes): the next sample closes them */
+	int stopped;                    /* the last branch stopped tracing asynchronously ... */
+	uint64_t stop_nr, stop_ip;      /* ... in this AUX chunk (its number), at this ip */
 };
 
 static uint64_t key(int32_t cpu, int32_t tid)
@@ -266,15 +269,41 @@ static int decoder_error(struct ptd_gaps *g, const struct ptd_synth *sy)
 	return 0;
 }
 
+/* A branch: tracing stopped at the end of one AUX chunk and started again
+ * in the next is a pause (gaps.h); the next sample closes it. */
+static int branch(struct ptd_gaps *g, const struct ptd_synth *sy, struct qstate *q)
+{
+	const uint32_t stop = PTD_IPF_TRACE_END | PTD_IPF_ASYNC;
+	struct ptd_gap_rep *r;
+	int rc;
+
+	if (q->stopped && (sy->flags & PTD_IPF_TRACE_BEGIN) && sy->buf_nr > q->stop_nr) {
+		if ((rc = add(g, PTD_GK_PAUSED, sy->cpu, sy->tid, q->last_t, 0, &r)) < 0)
+			return rc;
+		if (!rc) {
+			r->ip = q->stop_ip;
+			r->bytes_known = 1;   /* nothing of the trace is missing */
+			r->resumed_there = sy->addr == q->stop_ip;
+		}
+	}
+	q->stopped = (sy->flags & (stop | PTD_IPF_SYSCALLRET)) == stop;
+	q->stop_nr = sy->buf_nr;
+	q->stop_ip = sy->ip;
+	return 0;
+}
+
 int ptd_gaps_sample(struct ptd_gaps *g, const struct ptd_synth *sy)
 {
 	struct qstate *q;
+	int rc;
 
 	if (sy->kind == PTD_SYN_ERROR)
 		return decoder_error(g, sy);
 	q = queue(g, sy->cpu, sy->tid);
 	if (!q)
 		return -PTD_E_NOMEM;
+	if (sy->kind == PTD_SYN_BRANCH && (rc = branch(g, sy, q)))
+		return rc;
 	close_gaps(g, sy, q);
 	if (!q->have) {
 		q->have = 1;
@@ -312,6 +341,10 @@ void ptd_gaps_finish(struct ptd_gaps *g)
 		r->insns = 0;
 		if (r->open) {   /* nothing after it */
 			r->start = q && q->have ? q->last_t : 0;
+			continue;
+		}
+		if (r->kind == PTD_GK_PAUSED && r->resumed_there) {
+			r->insns_known = 1;
 			continue;
 		}
 		if (!q || !r->start || !r->end || r->end <= r->start || q->last_t <= q->first_t ||

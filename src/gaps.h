@@ -11,13 +11,18 @@
  * - the decoder, as the samples of the main job go by (ptd_gaps_sample):
  *   overflow packets, decode errors and their resynchronization, perf's
  *   "Lost trace data" (merged into the session's gap it reports, when there
- *   is one).
+ *   is one), and tracing paused between two AUX chunks: the trace of one
+ *   chunk ends with tracing stopped asynchronously (perf's "tr end async":
+ *   FUP + TIP.PGD, no syscall) and the next chunk's trace starts with it
+ *   enabled again ("tr strt"), which is what disabling and enabling the
+ *   event (perf record --control, an AUX pause) leaves in the trace.
  *
  * A gap's span runs from the last sample of its queue before it to the
  * first one after it (perf time, 0 when unknown: timeless decoding, or no
  * sample on that side).  Instructions lost are estimated from the queue's
  * decoded rate (instructions per ns between its first and last sample)
- * over the span, less the instructions decoded inside it. */
+ * over the span, less the instructions decoded inside it; none for a pause
+ * that resumes where it stopped (as an interrupt returns). */
 #ifndef PTD_GAPS_H
 #define PTD_GAPS_H
 
@@ -41,6 +46,7 @@ enum ptd_gap_kind {
 	PTD_GK_AUXTRACE_ERROR,  /* PERF_RECORD_AUXTRACE_ERROR */
 	PTD_GK_DECODE,          /* decoder error, resynchronized at the next PSB */
 	PTD_GK_SNAPSHOT,        /* not recorded between two snapshots */
+	PTD_GK_PAUSED,          /* tracing stopped at the end of an AUX chunk, resumed in the next */
 	PTD_GK_NR
 };
 
@@ -64,6 +70,7 @@ struct ptd_gap_rep {
 	uint64_t pos, start_insn;
 	size_t seq;
 	int open;
+	int resumed_there;        /* a pause that resumed where it stopped */
 };
 
 /* At most this many gaps are kept; more are counted in nr_dropped. */

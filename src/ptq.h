@@ -69,6 +69,7 @@ struct ptd_synth {
 	                             * the position of the PSB decoding last went through */
 	uint64_t tot_insn;          /* instructions the queue's decoder has walked so far */
 	uint64_t trace_nr;          /* BRANCH: the decoder's trace number (a new one: a break) */
+	uint64_t buf_nr;            /* BRANCH: the number of the AUX chunk the decoder is in */
 };
 
 typedef int (*ptd_synth_fn)(void *ctx, const struct ptd_synth *s);

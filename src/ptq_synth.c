@@ -95,6 +95,7 @@ static int synth_branch(struct ptd_ptq *q, struct queue *pq)
 		return 0;
 	prep(q, pq, &s, PTD_SYN_BRANCH);
 	s.trace_nr = pq->state->trace_nr;
+	s.buf_nr = pq->state->buf_nr;
 	if (pq->sample_ipc)
 		s.cyc_cnt = pq->ipc_cyc_cnt - pq->last_br_cyc_cnt;
 	if (s.cyc_cnt) {

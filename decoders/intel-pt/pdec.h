@@ -127,6 +127,8 @@ struct ptd_pstate {
 	uint64_t timestamp, est_timestamp;   /* TSC */
 	uint64_t tot_insn_cnt, tot_cyc_cnt, cycles;
 	uint64_t trace_nr;
+	uint64_t buf_nr;          /* trace_nr of the piece the decoder is in (consecutive
+	                             pieces too) */
 	uint64_t ptw_payload, mwait_payload, pwre_payload, pwrx_payload;
 	uint64_t cbr_payload;
 	unsigned cbr;

@@ -162,6 +162,7 @@ static int get_data(struct ptd_pdec *d)
 	if (rc)
 		return rc;
 	d->buf_timestamp = b.ref_timestamp;
+	d->state.buf_nr = b.trace_nr;
 	if (!b.consecutive) {
 		pdec_reposition(d);
 		d->ref_timestamp = b.ref_timestamp;

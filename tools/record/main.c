@@ -50,6 +50,8 @@ static void usage(FILE *f)
 	      "      --truncate N[:K]    every Nth AUX chunk TRUNCATED, K branches lost\n"
 	      "      --drop N            every Nth AUX chunk without its AUXTRACE data\n"
 	      "      --lost N            a LOST record after every N AUX chunks\n"
+	      "      --pause N[:K]       tracing paused after every Nth AUX chunk (the event\n"
+	      "                          disabled, then enabled again): K branches untraced\n"
 	      "      --buildid-mmap      MMAP2 records with build ids (perf record --buildid-mmap)\n"
 	      "      --root DIR          record files under DIR by their path inside DIR\n"
 	      "                          (decode with perf script --symfs DIR)\n"
@@ -111,6 +113,7 @@ int main(int argc, char **argv)
 		{ "truncate", required_argument, NULL, 'T' },
 		{ "drop", required_argument, NULL, 'D' },
 		{ "lost", required_argument, NULL, 'l' },
+		{ "pause", required_argument, NULL, 'Z' },
 		{ "root", required_argument, NULL, 'R' },
 		{ "buildid-mmap", no_argument, NULL, 'B' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -140,7 +143,7 @@ int main(int argc, char **argv)
 	cfg.ticks_per_insn = 2;
 	cfg.kernel_ticks = 2000;
 	cfg.tsc_start = 4000000000000ULL;
-	cfg.ovf_lose = cfg.truncate_lose = 8;
+	cfg.ovf_lose = cfg.truncate_lose = cfg.pause_lose = 8;
 	cfg.tsx_capacity = PTD_TSX_CAPACITY;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:o:qh", longopts, NULL)) != -1) {
@@ -212,6 +215,10 @@ int main(int argc, char **argv)
 			break;
 		case 'T':
 			if (pair(optarg, &cfg.truncate_every, &cfg.truncate_lose))
+				goto bad;
+			break;
+		case 'Z':
+			if (pair(optarg, &cfg.pause_every, &cfg.pause_lose))
 				goto bad;
 			break;
 		case 'D':

@@ -24,6 +24,13 @@ struct rthread {
 	struct ptd_tsx tsx;      /* its emulated transactions (--tsx) */
 };
 
+/* How trace resumes after lost control transfers. */
+enum lose_how {
+	LOSE_OVF,                /* an internal overflow: OVF + FUP */
+	LOSE_RESYNC,             /* a truncated AUX buffer: PSB+ */
+	LOSE_PAUSE,              /* tracing paused (--pause): TIP.PGE */
+};
+
 struct stream {
 	struct ptd_ptenc *enc;
 	int queue;               /* AUX queue (cpu, or thread queue) */
@@ -34,7 +41,7 @@ struct stream {
 	uint64_t nchunks;
 	uint64_t nevents;        /* control transfers encoded */
 	unsigned lose;           /* control transfers still to lose */
-	int lose_resync;         /* lost by truncation: resync with PSB+, not OVF */
+	int lose_how;            /* enum lose_how: how trace resumes after the loss */
 	/* truth lines of the events whose packets go into the current chunk:
 	 * written when the chunk is cut, marked lost if it is dropped */
 	struct ptd_vec pending;  /* struct pline */
@@ -221,7 +228,7 @@ static int chunk(struct ptd_recorder *r, struct stream *s, struct ptd_err *err)
 	if (flags & PTD_AUX_FLAG_TRUNCATED) {
 		/* the buffer filled up: trace stops until the driver restarts it */
 		s->lose = r->cfg.truncate_lose ? r->cfg.truncate_lose : 1;
-		s->lose_resync = 1;
+		s->lose_how = LOSE_RESYNC;
 	} else if (drop) {
 		/* the next chunk must start where decoders can synchronize */
 		if (T(r) && s->cur)
@@ -231,12 +238,42 @@ static int chunk(struct ptd_recorder *r, struct stream *s, struct ptd_err *err)
 	return 0;
 }
 
+static int paused(const struct stream *s)
+{
+	return s->lose && s->lose_how == LOSE_PAUSE;
+}
+
+/* Cut a chunk when the stream has enough.  --pause: after every Nth clean
+ * chunk (not truncated or dropped) the event is disabled, as perf record's
+ * --control disable or an AUX pause does: the thread on the stream is
+ * interrupted (FUP + TIP.PGD, in this chunk), and its next control
+ * transfers are not traced; tracing resumes with TIP.PGE (resume_trace). */
 static int maybe_chunk(struct ptd_recorder *r, struct stream *s, struct ptd_err *err)
 {
+	uint64_t n = s->nchunks + 1;
 	size_t len;
+	int pause, rc;
 
 	ptd_ptenc_data(s->enc, &len);
-	return len >= r->cfg.aux_size ? chunk(r, s, err) : 0;
+	if (len < r->cfg.aux_size)
+		return 0;
+	pause = r->cfg.pause_every && n % r->cfg.pause_every == 0 && !s->ring && !s->lose &&
+		!(r->cfg.truncate_every && n % r->cfg.truncate_every == 0) &&
+		!(r->cfg.drop_every && n % r->cfg.drop_every == 0) &&
+		s->cur && !s->cur->in_kernel && !s->cur->ended && ptd_ptenc_enabled(s->enc);
+	if (pause) {
+		if ((rc = ptd_ptenc_interrupt(s->enc, r->tsc, s->cur->ip, err)))
+			return rc;
+		note(r, s, 0, "Z %d %d %#" PRIx64, s->queue, (int)s->cur->tid, s->cur->ip);
+	}
+	if ((rc = chunk(r, s, err)))
+		return rc;
+	if (pause) {
+		s->lose = r->cfg.pause_lose ? r->cfg.pause_lose : 1;
+		s->lose_how = LOSE_PAUSE;
+		r->tsc += r->cfg.kernel_ticks;   /* the kernel disables the event */
+	}
+	return 0;
 }
 
 /* --tsx: transaction event w of thread t at ip (tsx.h): MODE.TSX + FUP,
@@ -279,8 +316,11 @@ static int run(struct ptd_recorder *r, struct rthread *t, struct ptd_err *err)
 		int preempt = old && !old->in_kernel && !old->ended;
 
 		if (preempt) {
-			if ((rc = tsx_event(r, s, old, ptd_tsx_leave(&old->tsx), old->ip, 0, 0, err)) ||
-			    (rc = ptd_ptenc_interrupt(s->enc, r->tsc, old->ip, err)))
+			/* while paused: not in the trace */
+			int p = paused(s);
+
+			if ((rc = tsx_event(r, s, old, ptd_tsx_leave(&old->tsx), old->ip, 0, p, err)) ||
+			    (!p && (rc = ptd_ptenc_interrupt(s->enc, r->tsc, old->ip, err))))
 				return rc;
 			note(r, s, 0, "P %d %#" PRIx64, (int)old->tid, old->ip);
 			old->in_kernel = 1;
@@ -301,7 +341,7 @@ static int run(struct ptd_recorder *r, struct rthread *t, struct ptd_err *err)
 	}
 	if (t->in_kernel) {
 		r->tsc += 1;
-		if ((rc = ptd_ptenc_enable(s->enc, r->tsc, t->ip, err)))
+		if (!paused(s) && (rc = ptd_ptenc_enable(s->enc, r->tsc, t->ip, err)))
 			return rc;
 		t->in_kernel = 0;
 	}
@@ -375,8 +415,9 @@ static int on_thread_start(void *ctx, int32_t pid, int32_t tid, int32_t ppid, in
  * truncation) */
 static int resume_trace(struct ptd_recorder *r, struct stream *s, int32_t tid, uint64_t ip)
 {
-	int rc = s->lose_resync ? ptd_ptenc_resync(s->enc, r->tsc, ip, &r->err)
-				: ptd_ptenc_overflow(s->enc, r->tsc, ip, &r->err);
+	int rc = s->lose_how == LOSE_RESYNC ? ptd_ptenc_resync(s->enc, r->tsc, ip, &r->err)
+		 : s->lose_how == LOSE_PAUSE ? ptd_ptenc_enable(s->enc, r->tsc, ip, &r->err)
+		 : ptd_ptenc_overflow(s->enc, r->tsc, ip, &r->err);
 
 	if (rc)
 		return rc;
@@ -451,7 +492,7 @@ static int on_event(void *ctx, int32_t tid, const struct ptd_xev *ev)
 	if (!s->lose && r->cfg.ovf_every && ev->cls <= PTD_X_RET &&
 	    ++s->nevents % r->cfg.ovf_every == 0) {
 		s->lose = r->cfg.ovf_lose ? r->cfg.ovf_lose : 1;
-		s->lose_resync = 0;
+		s->lose_how = LOSE_OVF;
 	}
 	if (s->lose && ev->cls > PTD_X_RET)
 		s->lose = 1;   /* end the loss before a transfer out of user mode */

@@ -35,6 +35,8 @@ struct ptd_recorder_config {
 	unsigned truncate_lose;     /* ... and this many control transfers after it are lost */
 	unsigned drop_every;        /* every Nth AUX chunk has no AUXTRACE payload */
 	unsigned lost_every;        /* a LOST record after every N chunks */
+	unsigned pause_every;       /* tracing paused after every Nth AUX chunk ... */
+	unsigned pause_lose;        /* ... for this many control transfers */
 	FILE *truth;                /* ground truth; NULL: none */
 	const char *root;           /* record file names under this directory as if it
 	                               were / (so the files can move with the recording) */
