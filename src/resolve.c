@@ -6,6 +6,65 @@
 
 #include "symfile.h"
 
+#define CACHE_BITS 12
+
+struct ptd_resolve_ent {
+	const struct ptd_dsofile *f;   /* NULL: empty */
+	uint64_t off;
+	const char *sym;               /* NULL: no symbol there */
+	uint64_t symoff;
+	struct ptd_sym_info si;
+};
+
+void ptd_resolver_fini(struct ptd_resolver *r)
+{
+	free(r->cache);
+	r->cache = NULL;
+}
+
+/* The symbol at offset off of f (its separate debug file's symbols placed
+ * with the binary's headers): from the cache, or looked up and kept (in
+ * *one when there is no cache). */
+static const struct ptd_resolve_ent *lookup(struct ptd_resolver *r, const struct ptd_dsofile *f,
+					    uint64_t off, struct ptd_resolve_ent *one)
+{
+	struct ptd_resolve_ent *e = one;
+	uint64_t gen = ptd_symcache_generation(r->syms);
+
+	if (!r->cache && !r->no_cache) {
+		r->cache = calloc((size_t)1 << CACHE_BITS, sizeof(*r->cache));
+		r->no_cache = !r->cache;
+		r->cache_gen = gen;
+	}
+	if (r->cache) {
+		uint64_t h = ((uint64_t)(uintptr_t)f ^ off) * 0x9e3779b97f4a7c15ULL;
+
+		if (r->cache_gen != gen) {
+			memset(r->cache, 0, sizeof(*r->cache) << CACHE_BITS);
+			r->cache_gen = gen;
+		}
+		e = &r->cache[h >> (64 - CACHE_BITS)];
+		if (e->f == f && e->off == off)
+			return e;
+	}
+	memset(e, 0, sizeof(*e));
+	if (ptd_symcache_lookup_info(r->syms, f->symfile,
+				     f->path && strcmp(f->symfile, f->path) ? f->path : NULL, off,
+				     &e->sym, &e->symoff, &e->si, NULL))
+		e->sym = NULL;
+	/* a lookup that loaded a table may have dropped another */
+	if (r->cache && ptd_symcache_generation(r->syms) != r->cache_gen) {
+		struct ptd_resolve_ent keep = *e;
+
+		memset(r->cache, 0, sizeof(*r->cache) << CACHE_BITS);
+		r->cache_gen = ptd_symcache_generation(r->syms);
+		*e = keep;
+	}
+	e->f = f;
+	e->off = off;
+	return e;
+}
+
 struct ptd_dsofile *ptd_resolve_file(struct ptd_resolver *r, const struct ptd_map *map)
 {
 	if (!r->last_file || map->filename != r->last_fname) {
@@ -20,8 +79,8 @@ const struct ptd_map *ptd_resolve(struct ptd_resolver *r, int32_t pid, uint64_t 
 {
 	const struct ptd_map *map;
 	struct ptd_dsofile *f;
-	const char *name;
-	uint64_t symoff;
+	const struct ptd_resolve_ent *e;
+	struct ptd_resolve_ent one;
 
 	memset(loc, 0, sizeof(*loc));
 	if (!addr)
@@ -40,13 +99,11 @@ const struct ptd_map *ptd_resolve(struct ptd_resolver *r, int32_t pid, uint64_t 
 				      f->size, map->build_id, map->build_id_size, buf, sizeof(buf)))
 			f->symfile = strdup(buf);
 	}
-	/* a separate debug file's symbols are placed with the binary's headers */
-	if (f && f->symfile &&
-	    !ptd_symcache_lookup_info(r->syms, f->symfile,
-				      f->path && strcmp(f->symfile, f->path) ? f->path : NULL,
-				      addr - map->start + map->pgoff, &name, &symoff, si, NULL)) {
-		loc->sym = name;
-		loc->symoff = symoff;
+	if (f && f->symfile && (e = lookup(r, f, addr - map->start + map->pgoff, &one))->sym) {
+		loc->sym = e->sym;
+		loc->symoff = e->symoff;
+		if (si)
+			*si = e->si;
 	}
 	return map;
 }

@@ -21,7 +21,15 @@ struct ptd_resolver {
 	 * pointer is the same name); zero them before the first lookup */
 	const char *last_fname;
 	struct ptd_dsofile *last_file;
+	/* symbols found by (file, offset): the same addresses come back again
+	 * and again (loops); allocated at the first lookup */
+	struct ptd_resolve_ent *cache;
+	uint64_t cache_gen;         /* the symbol cache's generation it holds */
+	int no_cache;               /* no memory for it: look each up */
 };
+
+/* Free what the lookups allocated (the cache); the rest is borrowed. */
+void ptd_resolver_fini(struct ptd_resolver *r);
 
 /* The file of map (ptd_dsofiles_get), or NULL. */
 struct ptd_dsofile *ptd_resolve_file(struct ptd_resolver *r, const struct ptd_map *map);

@@ -681,6 +681,7 @@ out:
 	ptd_export_run_free(r.exp);
 	ptd_session_close(r.s);
 	ptd_ptq_free(r.q);
+	ptd_resolver_fini(&r.rv);
 	ptd_dsofiles_free(r.files);
 	ptd_symcache_free(r.syms);
 	free(r.ranges);

@@ -95,6 +95,9 @@ struct ptd_symcache;
 
 struct ptd_symcache *ptd_symcache_new(size_t max_files, size_t max_bytes);  /* NULL: no memory */
 void ptd_symcache_free(struct ptd_symcache *c);
+/* Changes whenever a table is dropped (names from earlier lookups may be
+ * gone then). */
+uint64_t ptd_symcache_generation(const struct ptd_symcache *c);
 
 /* ptd_symtab_lookup on path's table, loading it on first use.  *name is
  * borrowed: valid until the next call on the cache or its free.  Returns 0,

@@ -24,6 +24,7 @@ struct ptd_symcache {
 	size_t bytes, max_bytes;
 	uint64_t clock;
 	size_t last;            /* entry of the last lookup (checked first) */
+	uint64_t generation;    /* tables dropped so far */
 };
 
 struct ptd_symcache *ptd_symcache_new(size_t max_files, size_t max_bytes)
@@ -44,12 +45,18 @@ struct ptd_symcache *ptd_symcache_new(size_t max_files, size_t max_bytes)
 
 static void drop(struct ptd_symcache *c, size_t i)
 {
+	c->generation++;
 	c->bytes -= c->e[i].bytes;
 	free(c->e[i].path);
 	free(c->e[i].runtime);
 	free(c->e[i].msg);
 	ptd_symtab_free(c->e[i].t);
 	c->e[i] = c->e[--c->n];
+}
+
+uint64_t ptd_symcache_generation(const struct ptd_symcache *c)
+{
+	return c->generation;
 }
 
 void ptd_symcache_free(struct ptd_symcache *c)

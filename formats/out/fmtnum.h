@@ -1,13 +1,43 @@
 /* Padded numbers and strings for the script printer's hot fields, as
  * printf's "%16" PRIx64, "%5d", "%09" PRIu64, "%16s", "%-21s" print them,
  * without parsing a format string for every field of every line.  Negative
- * numbers go to fprintf (rare: cpu or pid -1). */
+ * numbers go to fprintf (rare: cpu or pid -1).
+ *
+ * Bytes go straight into the stream's buffer while it has room: a sample
+ * line is made of some thirty short pieces, and fwrite/fputs/fputc each
+ * cost a call through stdio's generic write path. */
 #ifndef PTD_FORMATS_OUT_FMTNUM_H
 #define PTD_FORMATS_OUT_FMTNUM_H
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+
+/* fwrite(p, 1, n, out) and fputs(s, out) for short pieces: copied into
+ * the buffer while it has room, as putc_unlocked does for a byte (glibc's
+ * FILE keeps its buffer's write position in the public _IO_write_ptr and
+ * _IO_write_end) */
+static inline void ptd_write(FILE *out, const char *p, size_t n)
+{
+#ifdef __GLIBC__
+	if ((size_t)(out->_IO_write_end - out->_IO_write_ptr) >= n) {
+		memcpy(out->_IO_write_ptr, p, n);
+		out->_IO_write_ptr += n;
+		return;
+	}
+#endif
+	fwrite(p, 1, n, out);
+}
+
+static inline void ptd_puts(const char *s, FILE *out)
+{
+	ptd_write(out, s, strlen(s));
+}
+
+static inline void ptd_putc(int c, FILE *out)
+{
+	putc_unlocked(c, out);
+}
 
 /* v in hex (lower case), right-aligned in width columns: "%*" PRIx64 */
 static inline void ptd_put_hex(FILE *out, uint64_t v, int width)
@@ -25,7 +55,7 @@ static inline void ptd_put_hex(FILE *out, uint64_t v, int width)
 		*--p = ' ';
 		n++;
 	}
-	fwrite(p, 1, (size_t)n, out);
+	ptd_write(out, p, (size_t)n);
 }
 
 /* v in decimal, right-aligned in width columns, padded with pad (' ' as
@@ -45,7 +75,7 @@ static inline void ptd_put_udec(FILE *out, uint64_t v, int width, char pad)
 		*--p = pad;
 		n++;
 	}
-	fwrite(p, 1, (size_t)n, out);
+	ptd_write(out, p, (size_t)n);
 }
 
 /* "%*d" (pad ' ') or "%0*d" (pad '0') */
@@ -72,9 +102,9 @@ static inline void ptd_put_int_left(FILE *out, int v, int width)
 		buf[15 - n++] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	fwrite(buf + 16 - n, 1, (size_t)n, out);
+	ptd_write(out, buf + 16 - n, (size_t)n);
 	for (; n < width; n++)
-		fputc(' ', out);
+		ptd_putc(' ', out);
 }
 
 /* "%*s" (width > 0: right-aligned) or "%-*s" (width < 0: left-aligned) */
@@ -84,11 +114,11 @@ static inline void ptd_put_str(FILE *out, const char *s, int width)
 
 	if (width > 0)
 		for (; n < w; n++)
-			fputc(' ', out);
-	fputs(s, out);
+			ptd_putc(' ', out);
+	ptd_puts(s, out);
 	if (width < 0)
 		for (; n < w; n++)
-			fputc(' ', out);
+			ptd_putc(' ', out);
 }
 
 #endif

@@ -95,22 +95,22 @@ static void put_dso(const struct ptd_script *ps, FILE *out, const char *dso)
 		fprintf(out, "%-*.*s", w, w - 1, name);
 		return;
 	}
-	fputs(name, out);
+	ptd_puts(name, out);
 }
 
 /* " sym[+0xoff]" */
 static void put_sym(FILE *out, const struct ptd_script_loc *l, int offs)
 {
 	if (!l->sym)
-		fputs(" [unknown]", out);
+		ptd_puts(" [unknown]", out);
 	else if (offs) {
-		fputc(' ', out);
-		fputs(l->sym, out);
-		fputs("+0x", out);
+		ptd_putc(' ', out);
+		ptd_puts(l->sym, out);
+		ptd_puts("+0x", out);
 		ptd_put_hex(out, l->symoff, 0);
 	} else {
-		fputc(' ', out);
-		fputs(l->sym, out);
+		ptd_putc(' ', out);
+		ptd_puts(l->sym, out);
 	}
 }
 
@@ -128,9 +128,9 @@ static void put_ip(const struct ptd_script *ps, const struct ptd_script_out *o, 
 		if (PF(SYM))
 			put_sym(out, &s->ip_loc, PF(SYMOFFSET) != 0);
 		if (PF(DSO)) {
-			fputs(" (", out);
+			ptd_puts(" (", out);
 			put_dso(ps, out, s->ip_loc.dso);
-			fputc(')', out);
+			ptd_putc(')', out);
 		}
 		if (srcline && PF(SRCLINE) && s->ip_loc.dso && s->ip_loc.srcline)
 			fprintf(out, "\n  %s", s->ip_loc.srcline);
@@ -140,19 +140,19 @@ static void put_ip(const struct ptd_script *ps, const struct ptd_script_out *o, 
 		const struct ptd_script_frame *fr = &s->callchain[i];
 
 		if (PF(IP)) {
-			fputc('\t', out);
+			ptd_putc('\t', out);
 			ptd_put_hex(out, fr->addr, 16);
 		}
 		if (PF(SYM))
 			put_sym(out, &fr->loc, PF(SYMOFFSET) != 0);
 		if (PF(DSO)) {
-			fputs(" (", out);
+			ptd_puts(" (", out);
 			put_dso(ps, out, fr->loc.dso);
-			fputc(')', out);
+			ptd_putc(')', out);
 		}
 		if (PF(SRCLINE) && fr->loc.dso && fr->loc.srcline)
 			fprintf(out, "\n  %s", fr->loc.srcline);
-		fputc('\n', out);
+		ptd_putc('\n', out);
 	}
 }
 
@@ -181,9 +181,9 @@ static void put_addr(const struct ptd_script *ps, const struct ptd_script_out *o
 	if (PF(SYM))
 		put_sym(out, &s->addr_loc, PF(SYMOFFSET) != 0);
 	if (PF(DSO)) {
-		fputs(" (", out);
+		ptd_puts(" (", out);
 		put_dso(ps, out, s->addr_loc.dso);
-		fputc(')', out);
+		ptd_putc(')', out);
 	}
 }
 
@@ -198,26 +198,27 @@ static void put_start(struct ptd_script *ps, const struct ptd_script_out *o, FIL
 	if (PF(COMM)) {
 		const char *comm = s->comm ? s->comm : ":-1";
 
-		if (PF(IP) && (s->evsel->sample_type & PTD_SAMPLE_CALLCHAIN) && ps->use_callchain)
-			fprintf(out, "%s ", comm);
-		else {
+		if (PF(IP) && (s->evsel->sample_type & PTD_SAMPLE_CALLCHAIN) && ps->use_callchain) {
+			ptd_puts(comm, out);
+			ptd_putc(' ', out);
+		} else {
 			ptd_put_str(out, comm, 16);
-			fputc(' ', out);
+			ptd_putc(' ', out);
 		}
 	}
 	if (PF(PID) && PF(TID)) {
 		ptd_put_int(out, (int)s->pid, 5, ' ');
-		fputc('/', out);
+		ptd_putc('/', out);
 		ptd_put_int_left(out, (int)s->tid, 5);
-		fputc(' ', out);
+		ptd_putc(' ', out);
 	} else if (PF(PID) || PF(TID)) {
 		ptd_put_int(out, (int)(PF(PID) ? s->pid : s->tid), 5, ' ');
-		fputc(' ', out);
+		ptd_putc(' ', out);
 	}
 	if (PF(CPU)) {
-		fputc('[', out);
+		ptd_putc('[', out);
 		ptd_put_int(out, (int)s->cpu, 3, '0');
-		fputs("] ", out);
+		ptd_puts("] ", out);
 	}
 	if (PF(MISC)) {
 		int n = 0;
@@ -249,15 +250,15 @@ static void put_start(struct ptd_script *ps, const struct ptd_script_out *o, FIL
 		}
 		if (ps->ns) {
 			ptd_put_udec(out, t / 1000000000, 5, ' ');
-			fputc('.', out);
+			ptd_putc('.', out);
 			ptd_put_udec(out, t % 1000000000, 9, '0');
-			fputs(": ", out);
+			ptd_puts(": ", out);
 		} else {
-			char buf[48];
-
-			snprintf(buf, sizeof(buf), "%" PRIu64 ".%06" PRIu64, t / 1000000000,
-				 t % 1000000000 / 1000);
-			fprintf(out, "%12s: ", buf);
+			/* "%12s" of "SECONDS.MICROSECONDS": 7 columns after the seconds */
+			ptd_put_udec(out, t / 1000000000, 5, ' ');
+			ptd_putc('.', out);
+			ptd_put_udec(out, t % 1000000000 / 1000, 6, '0');
+			ptd_puts(": ", out);
 		}
 	}
 }
@@ -286,9 +287,9 @@ static void put_callindent(struct ptd_script *ps, const struct ptd_script_out *o
 			ip = s->ip;
 	}
 	if (PF(DSO) && !(PF(IP) || PF(ADDR))) {
-		fputc('(', out);
+		ptd_putc('(', out);
 		put_dso(ps, out, s->ip_loc.dso);
-		fputs(")\t", out);
+		ptd_puts(")\t", out);
 	}
 	if (name)
 		len = fprintf(out, "%*s%s", (int)depth * 4, "", name);
@@ -311,15 +312,15 @@ static void put_insn(const struct ptd_script_out *o, FILE *out, const struct ptd
 	if (PF(INSNLEN))
 		fprintf(out, " ilen: %d", (int)s->insn_len);
 	if (PF(INSN) && s->insn_len) {
-		fputs(" insn:", out);
+		ptd_puts(" insn:", out);
 		for (i = 0; i < s->insn_len; i++)
 			fprintf(out, " %02x", s->insn[i]);
 	}
 	/* perf 6.10's disasm (capstone's text, else the bytes) */
 	if (PF(DISASM) && s->insn_len) {
-		fputs("\t\t", out);
+		ptd_puts("\t\t", out);
 		if (s->disasm)
-			fputs(s->disasm, out);
+			ptd_puts(s->disasm, out);
 		else
 			for (i = 0; i < s->insn_len; i++)
 				fprintf(out, i ? " %02x" : "%02x", s->insn[i]);
@@ -444,11 +445,11 @@ static void put_bts(struct ptd_script *ps, const struct ptd_script_out *o, FILE 
 	if (PF(CALLINDENT))
 		put_callindent(ps, o, out, s);
 	if (PF(IP)) {
-		fputc(ps->use_callchain && s->callchain ? '\n' : ' ', out);
+		ptd_putc(ps->use_callchain && s->callchain ? '\n' : ' ', out);
 		put_ip(ps, o, out, s, 0);
 	}
 	if (PF(ADDR) || ((s->evsel->sample_type & PTD_SAMPLE_ADDR) && !o->user_set)) {
-		fputs(" => ", out);
+		ptd_puts(" => ", out);
 		put_addr(ps, o, out, s);
 	}
 	put_ipc(o, out, s);
@@ -456,7 +457,7 @@ static void put_bts(struct ptd_script *ps, const struct ptd_script_out *o, FILE 
 	    s->ip_loc.dso && s->ip_loc.srcline)
 		fprintf(out, "\n  %s", s->ip_loc.srcline);
 	put_insn(o, out, s);
-	fputc('\n', out);
+	ptd_putc('\n', out);
 }
 
 /* get_branch_type() (util/branch.c): no name for PERF_BR_UNKNOWN, the
@@ -490,18 +491,20 @@ static void put_br_flags(FILE *out, const struct ptd_script_branch *b)
 /* "(dso)" after a branch address or symbol */
 static void put_br_dso(const struct ptd_script *ps, FILE *out, const char *dso)
 {
-	fputc('(', out);
+	ptd_putc('(', out);
 	put_dso(ps, out, dso);
-	fputc(')', out);
+	ptd_putc(')', out);
 }
 
 /* symbol__fprintf_symname_offs(): the offset always, no leading space */
 static void put_br_sym(FILE *out, const struct ptd_script_loc *l)
 {
-	if (l->sym)
-		fprintf(out, "%s+0x%" PRIx64, l->sym, l->symoff);
-	else
-		fputs("[unknown]", out);
+	if (l->sym) {
+		ptd_puts(l->sym, out);
+		ptd_puts("+0x", out);
+		ptd_put_hex(out, l->symoff, 0);
+	} else
+		ptd_puts("[unknown]", out);
 }
 
 /* perf_sample__fprintf_brstack(), _brstacksym(), _brstackoff(): one of
@@ -529,7 +532,7 @@ static void put_brstack(const struct ptd_script *ps, const struct ptd_script_out
 			put_br_sym(out, &b->from_loc);
 			if (PF(DSO))
 				put_br_dso(ps, out, b->from_loc.dso);
-			fputc('/', out);
+			ptd_putc('/', out);
 			put_br_sym(out, &b->to_loc);
 			if (PF(DSO))
 				put_br_dso(ps, out, b->to_loc.dso);
@@ -548,18 +551,18 @@ int ptd_script_print(struct ptd_script *ps, FILE *out, const struct ptd_script_s
 	put_start(ps, o, out, s);
 	if (PF(PERIOD)) {
 		ptd_put_udec(out, s->period, 10, ' ');
-		fputc(' ', out);
+		ptd_putc(' ', out);
 	}
 	if (PF(EVNAME)) {
 		ptd_put_str(out, s->evsel->name ? s->evsel->name : "[unknown]", ps->name_width);
-		fputs(": ", out);
+		ptd_puts(": ", out);
 	}
 	if (ps->print_flags) {
 		char buf[64];
 
-		fputs("  ", out);
+		ptd_puts("  ", out);
 		ptd_put_str(out, ptd_script_flags_str(s->flags, buf, sizeof(buf)), -21);
-		fputc(' ', out);
+		ptd_putc(' ', out);
 	}
 	if (is_bts(s->evsel)) {
 		put_bts(ps, o, out, s);
@@ -574,7 +577,7 @@ int ptd_script_print(struct ptd_script *ps, FILE *out, const struct ptd_script_s
 	if (PF(INS_LAT))
 		fprintf(out, "%16" PRIu16, s->ins_lat);
 	if (PF(IP)) {
-		fputc(ps->use_callchain && s->callchain ? '\n' : ' ', out);
+		ptd_putc(ps->use_callchain && s->callchain ? '\n' : ' ', out);
 		put_ip(ps, o, out, s, 1);
 	}
 	put_brstack(ps, o, out, s);
@@ -582,7 +585,7 @@ int ptd_script_print(struct ptd_script *ps, FILE *out, const struct ptd_script_s
 	if (PF(PHYS_ADDR))
 		fprintf(out, "%16" PRIx64, s->phys_addr);
 	put_ipc(o, out, s);
-	fputc('\n', out);
+	ptd_putc('\n', out);
 	return ferror(out) ? -PTD_E_IO : 0;
 }
 #undef PF
@@ -602,7 +605,7 @@ int ptd_script_print_auxerr(FILE *out, const struct ptd_script_auxerr *e)
 		fprintf(out, " time %" PRIu64 ".%09" PRIu64, e->time / 1000000000,
 			e->time % 1000000000);
 	else
-		fputs(" time 0", out);
+		ptd_puts(" time 0", out);
 	if (e->fmt >= 2 && e->machine_pid)
 		fprintf(out, " machine_pid %d vcpu %d", (int)e->machine_pid, (int)e->vcpu);
 	fprintf(out, " cpu %d pid %d tid %d ip %#" PRIx64 " code %u: %.63s\n", (int)e->cpu,
