@@ -25,18 +25,34 @@ $1 == "S" { start[$5] = hex($6); next }
 # a transaction's state changes, lost or not (the next PSB+ tells it)
 $1 == "T" { intx[$2] = $4 == "begin"; if ($4 == "abort") abort[$2] = 1; next }
 $1 == "P" { if (!($2 in start)) out($2, $2 " " hex($3) " 0"); start[$2] = hex($3); enabled[$2] = 0; next }
-$1 == "O" { delete held[$3]; start[$3] = hex($4); next }
+# A trace start pending when a loss begins (after a syscall, an interrupt,
+# a fault's resumption) is in the trace before the loss: the recorder
+# enables tracing when the thread runs again.  Whether perf sees it depends
+# on the loss: an overflow or a truncation keeps it (its resumption, O,
+# follows), a dropped chunk or a snapshot gap loses it with the rest (R,
+# Y), a pause (Z ... O) enables nothing.
+$1 == "O" {
+	if (!($2 in paused)) printf "%s", lstart[$2]
+	delete lstart[$2]; delete paused[$2]
+	delete held[$3]; start[$3] = hex($4); next
+}
+$1 == "Z" { paused[$2] = 1; next }
 # After a dropped chunk perf, which sees consecutive buffers, reads on
 # through the PSB+ that follows: a new trace start only if the trace it saw
 # last had ended (at a syscall or an interrupt).
-$1 == "R" { delete held[$3]; if (!enabled[$3]) start[$3] = hex($4); next }
+$1 == "R" { delete lstart[$2]; delete held[$3]; if (!enabled[$3]) start[$3] = hex($4); next }
 # a decoder that starts at a snapshot's first PSB shows no trace start
-$1 == "Y" { delete held[$3]; delete start[$3]; enabled[$3] = 1; next }
+$1 == "Y" { delete lstart[$2]; delete held[$3]; delete start[$3]; enabled[$3] = 1; next }
 $1 == "X" {
 	tid = $2; cls = $3; from = hex($4); to = hex($5); taken = $6
 	aborted = abort[tid]; delete abort[tid]
 	mark = !tx ? "" : aborted ? " a" : intx[tid] && cls <= 5 ? " x" : ""
-	if ($10 == "lost") { delete held[tid]; delete start[tid]; next }
+	if ($10 == "lost") {
+		delete held[tid]
+		if (tid in start) lstart[$8] = lstart[$8] tid " 0 " start[tid] "\n"
+		delete start[tid]
+		next
+	}
 	if (tid in start) { out(tid, tid " 0 " start[tid]); delete start[tid] }
 	enabled[tid] = cls < 6
 	if (aborted) { out(tid, tid " " from " " to mark); next }
