@@ -226,7 +226,11 @@ const char *ptd_machine_comm_at(const struct ptd_machine *m, int32_t tid, uint64
 	return best->comm;
 }
 
-static const struct ptd_map *search(const struct ptd_process *p, uint64_t addr, uint64_t time)
+/* The map of p containing addr at time; *from and *until (when wanted)
+ * bound the times the answer holds for: the latest arrival of any of p's
+ * maps at or before time, the first after it. */
+static const struct ptd_map *search(const struct ptd_process *p, uint64_t addr, uint64_t time,
+				    uint64_t *from, uint64_t *until)
 {
 	const struct ptd_map *best = NULL;
 	size_t i;
@@ -236,6 +240,10 @@ static const struct ptd_map *search(const struct ptd_process *p, uint64_t addr, 
 	for (i = 0; i < p->maps.len; i++) {
 		const struct ptd_map *mp = ptd_vec_at(&p->maps, i);
 
+		if (from && mp->time > time && mp->time < *until)
+			*until = mp->time;
+		if (from && mp->time <= time && mp->time > *from)
+			*from = mp->time;
 		if (addr < mp->start || addr >= mp->end || mp->time > time)
 			continue;
 		if (!best || mp->time > best->time ||
@@ -248,5 +256,31 @@ static const struct ptd_map *search(const struct ptd_process *p, uint64_t addr, 
 const struct ptd_map *ptd_machine_find_map(const struct ptd_machine *m, int32_t pid,
 					   int kernel, uint64_t addr, uint64_t time)
 {
-	return search(ptd_u64map_get(&m->procs, key(kernel ? PTD_KERNEL_PID : pid)), addr, time);
+	return search(ptd_u64map_get(&m->procs, key(kernel ? PTD_KERNEL_PID : pid)), addr, time,
+		      NULL, NULL);
+}
+
+const struct ptd_map *ptd_machine_find_map_hint(const struct ptd_machine *m, int32_t pid,
+						int kernel, uint64_t addr, uint64_t time,
+						struct ptd_map_hint *h)
+{
+	uint64_t k = key(kernel ? PTD_KERNEL_PID : pid), from = 0, until = UINT64_MAX;
+	const struct ptd_map *mp;
+	unsigned i;
+
+	for (i = 0; i < PTD_MAP_HINTS; i++) {
+		mp = h->e[i].map;
+		if (mp && h->e[i].key == k && addr >= mp->start && addr < mp->end &&
+		    time >= h->e[i].from && time < h->e[i].until)
+			return mp;
+	}
+	mp = search(ptd_u64map_get(&m->procs, k), addr, time, &from, &until);
+	if (mp) {
+		i = h->next++ % PTD_MAP_HINTS;
+		h->e[i].map = mp;
+		h->e[i].key = k;
+		h->e[i].from = from;
+		h->e[i].until = until;
+	}
+	return mp;
 }

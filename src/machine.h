@@ -77,4 +77,21 @@ const char *ptd_machine_comm_at(const struct ptd_machine *m, int32_t tid, uint64
 const struct ptd_map *ptd_machine_find_map(const struct ptd_machine *m, int32_t pid,
 					   int kernel, uint64_t addr, uint64_t time);
 
+/* ptd_machine_find_map, remembering its last answers in *h (zeroed before
+ * the first call): an answer holds for any address in the map and any time
+ * between the arrivals of the process's maps around it.  Only while no map
+ * is added (the decoding after the session ran). */
+#define PTD_MAP_HINTS 4
+struct ptd_map_hint {
+	struct {
+		const struct ptd_map *map;   /* NULL: empty */
+		uint64_t key;                /* the process */
+		uint64_t from, until;        /* times it holds for: [from, until) */
+	} e[PTD_MAP_HINTS];
+	unsigned next;                   /* the one to replace */
+};
+const struct ptd_map *ptd_machine_find_map_hint(const struct ptd_machine *m, int32_t pid,
+						int kernel, uint64_t addr, uint64_t time,
+						struct ptd_map_hint *h);
+
 #endif

@@ -239,7 +239,8 @@ static int walk(void *ctx, struct pdec_insn *insn, uint64_t *insn_cnt_out, uint6
 	if (pq->tid == -1 && *ip < KERNEL_START)
 		return -EINVAL;   /* no thread */
 	for (;;) {
-		map = ptd_machine_find_map(&q->s->machine, pq->pid, *ip >= KERNEL_START, *ip, q->now);
+		map = ptd_machine_find_map_hint(&q->s->machine, pq->pid, *ip >= KERNEL_START, *ip, q->now,
+						&pq->maps);
 		if (!map)
 			return -EINVAL;
 		/* the machine keeps its file names for its lifetime: the same

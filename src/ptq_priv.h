@@ -46,6 +46,7 @@ struct queue {
 	uint64_t sel_timestamp;       /* --time: the next range start or end (TSC), 0 none */
 	size_t sel_idx;
 	int sel_start;                /* sel_timestamp is a start */
+	struct ptd_map_hint maps;     /* the walk's last maps */
 };
 
 struct heap_item { uint32_t nr; uint64_t ordinal; };

@@ -85,7 +85,7 @@ const struct ptd_map *ptd_resolve(struct ptd_resolver *r, int32_t pid, uint64_t 
 	memset(loc, 0, sizeof(*loc));
 	if (!addr)
 		return NULL;
-	map = ptd_machine_find_map(r->m, pid, addr >= (1ULL << 63), addr, now);
+	map = ptd_machine_find_map_hint(r->m, pid, addr >= (1ULL << 63), addr, now, &r->maps);
 	if (!map)
 		return NULL;
 	loc->dso = map->filename;

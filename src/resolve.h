@@ -26,6 +26,7 @@ struct ptd_resolver {
 	struct ptd_resolve_ent *cache;
 	uint64_t cache_gen;         /* the symbol cache's generation it holds */
 	int no_cache;               /* no memory for it: look each up */
+	struct ptd_map_hint maps;   /* the last maps found */
 };
 
 /* Free what the lookups allocated (the cache); the rest is borrowed. */
