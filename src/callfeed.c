@@ -27,6 +27,7 @@ struct ptd_callfeed {
 	void *ctx;
 	struct ptd_u64map byhash;     /* hash -> struct fsym * chain */
 	struct ptd_vec syms;          /* struct fsym *, by key - 1 */
+	uint64_t nbranch;             /* the branches' references (the pairing compares them) */
 };
 
 static int is_retpoline(void *ctx, uint64_t sym)
@@ -179,6 +180,7 @@ int ptd_callfeed_branch(struct ptd_callfeed *f, struct ptd_resolver *rv, const s
 	b.insn_cnt = sy->insn_cnt;
 	b.cyc_cnt = sy->cyc_cnt;
 	b.trace_nr = sy->trace_nr;
+	b.ref = ++f->nbranch;
 	b.from_sym = (uint64_t)from;
 	b.to_sym = (uint64_t)to;
 	b.to_sym_start = to && at_start;

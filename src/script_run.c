@@ -573,16 +573,7 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 			fprintf(stderr, "ptdecode: %s\n", err.msg);
 			goto out;
 		}
-		if (ptd_views_need_calls(r.views))   /* the calls come from every branch */
-			it.branches = it.errors = 1;
-		if (ptd_views_need_chains(r.views)) {   /* instruction samples' call chains */
-			if (!it.instructions) {
-				it.period_type = PTD_ITRACE_DEFAULT_PERIOD_TYPE;
-				it.period = PTD_ITRACE_DEFAULT_PERIOD;
-			}
-			it.instructions = it.callchain = 1;
-		}
-		it.dont_decode = 0;
+		ptd_views_itrace(r.views, &it);
 	}
 	if (o->export_sqlite) {
 		if (ptd_export_run_open(&r.exp, o->export_sqlite, o->export_replace, &err)) {

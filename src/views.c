@@ -39,14 +39,18 @@ int ptd_views_open(struct ptd_views **out, const struct ptd_views_opts *o, struc
 	return 0;
 }
 
-int ptd_views_need_calls(const struct ptd_views *v)
+void ptd_views_itrace(const struct ptd_views *v, struct ptd_itrace *it)
 {
-	return v->tl || v->lat;
-}
-
-int ptd_views_need_chains(const struct ptd_views *v)
-{
-	return !!v->folded;
+	if (v->tl || v->lat)
+		it->branches = it->errors = 1;
+	if (v->folded) {
+		if (!it->instructions) {
+			it->period_type = PTD_ITRACE_DEFAULT_PERIOD_TYPE;
+			it->period = PTD_ITRACE_DEFAULT_PERIOD;
+		}
+		it->instructions = it->callchain = 1;
+	}
+	it->dont_decode = 0;
 }
 
 static const char *comm_of(const struct ptd_machine *m, int32_t tid, uint64_t now)
@@ -72,7 +76,7 @@ static int on_call(void *ctx, const struct ptd_callfeed_call *c)
 int ptd_views_begin(struct ptd_views *v, const struct ptd_machine *m, struct ptd_err *err)
 {
 	v->m = m;
-	if (ptd_views_need_calls(v) && !(v->feed = ptd_callfeed_new(m, on_call, v)))
+	if ((v->tl || v->lat) && !(v->feed = ptd_callfeed_new(m, on_call, v)))
 		return ptd_err_set(err, PTD_E_NOMEM, "out of memory");
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "common/err.h"
+#include "itrace.h"
 #include "machine.h"
 #include "ptq.h"
 #include "resolve.h"
@@ -23,10 +24,11 @@ struct ptd_views;
 
 /* Create the timeline file.  Returns 0, -PTD_E_IO or -PTD_E_NOMEM. */
 int ptd_views_open(struct ptd_views **out, const struct ptd_views_opts *o, struct ptd_err *err);
-/* The views need calls (branch samples) / call chains (instruction
- * samples with g). */
-int ptd_views_need_calls(const struct ptd_views *v);
-int ptd_views_need_chains(const struct ptd_views *v);
+/* What the views need of the trace, added to it: the calls come from
+ * every branch (b, and e for the timeline's gaps), the folded stacks
+ * from the instruction samples' call chains (g; i at perf's default
+ * period 100us when no i was asked for). */
+void ptd_views_itrace(const struct ptd_views *v, struct ptd_itrace *it);
 /* Before the first sample: m must outlive the views.  Returns 0 or
  * -PTD_E_NOMEM. */
 int ptd_views_begin(struct ptd_views *v, const struct ptd_machine *m, struct ptd_err *err);
