@@ -94,9 +94,12 @@ void ptd_timeline_call(struct ptd_timeline *t, int32_t pid, int32_t tid, const c
 		ptd_json_str(t->f, dso);
 	else
 		fputs("null", t->f);
-	fprintf(t->f, ",\"flags\":\"%s%s%s\",\"insns\":%" PRIu64 "}}",
-		flags & PTD_CR_NO_CALL ? "no_call " : "", flags & PTD_CR_NO_RETURN ? "no_return " : "",
-		flags & PTD_CR_NON_CALL ? "jump " : "", insns);
+	fprintf(t->f, ",\"flags\":\"%s%s%s%s%s\",\"insns\":%" PRIu64 "}}",
+		flags & PTD_CR_NO_CALL ? "no_call" : "",
+		(flags & PTD_CR_NO_CALL) && (flags & (PTD_CR_NO_RETURN | PTD_CR_NON_CALL)) ? " " : "",
+		flags & PTD_CR_NO_RETURN ? "no_return" : "",
+		(flags & PTD_CR_NO_RETURN) && (flags & PTD_CR_NON_CALL) ? " " : "",
+		flags & PTD_CR_NON_CALL ? "jump" : "", insns);
 }
 
 void ptd_timeline_error(struct ptd_timeline *t, int32_t pid, int32_t tid, int32_t cpu,
