@@ -35,6 +35,11 @@ void ptd_options_usage(FILE *out)
 	      "  --export=sqlite:DB  write the database perf's export-to-sqlite.py writes\n"
 	      "                    (samples, calls, call paths; doc/formats.md) instead\n"
 	      "  --export-replace  let --export replace an existing database\n"
+	      "  --format=folded   instead, folded call stacks of the instruction samples\n"
+	      "                    (flame graphs; --itrace=i100us by default, with g)\n"
+	      "  --timeline=FILE   instead, the calls as Chrome trace-event JSON in FILE\n"
+	      "                    (Perfetto, chrome://tracing), trace errors marked\n"
+	      "  --latency=SYMBOL  instead, the histogram of SYMBOL's call durations\n"
 	      "  --symfs DIR       look for the recorded binaries under DIR\n"
 	      "  --buildid-dir DIR the build-id cache (default ~/.debug)\n"
 	      "\n"
@@ -82,7 +87,7 @@ enum {
 	OPT_EVENT_TICK, OPT_STAT, OPT_STAT_INSN, OPT_INSN_DECODER, OPT_BACKEND,
 	OPT_ITRACE = 512, OPT_NS, OPT_SYMFS, OPT_BUILDID_DIR, OPT_INSN_TRACE, OPT_CALL_TRACE,
 	OPT_CALL_RET_TRACE, OPT_PID, OPT_TID, OPT_TIME, OPT_GAPS, OPT_SNAPSHOT, OPT_EXPORT,
-	OPT_EXPORT_REPLACE,
+	OPT_EXPORT_REPLACE, OPT_TIMELINE, OPT_LATENCY,
 };
 
 /* Options handed to the backend by name: the long option name is the key. */
@@ -110,9 +115,9 @@ static int check_raw(struct ptd_options *o, struct ptd_err *err)
 		return ptd_err_set(err, PTD_E_INVAL,
 				   "--pt decodes a raw trace; it cannot be combined with a perf.data file ('%s')",
 				   o->input);
-	if (o->format == PTD_FORMAT_JSON)
-		return ptd_err_set(err, PTD_E_INVAL, "--format=json is for perf.data files; raw mode prints "
-				   "ptxed's format");
+	if (o->format == PTD_FORMAT_JSON || o->format == PTD_FORMAT_FOLDED || o->timeline || o->latency)
+		return ptd_err_set(err, PTD_E_INVAL, "--format=json, --format=folded, --timeline and "
+				   "--latency are for perf.data files; raw mode prints ptxed's format");
 	o->action = PTD_ACTION_RAW;
 	return 0;
 }
@@ -152,6 +157,8 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 		{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
 		{ "export", required_argument, NULL, OPT_EXPORT },
 		{ "export-replace", no_argument, NULL, OPT_EXPORT_REPLACE },
+		{ "timeline", required_argument, NULL, OPT_TIMELINE },
+		{ "latency", required_argument, NULL, OPT_LATENCY },
 		BACKEND("mtc-freq"), BACKEND("nom-freq"),
 		BACKEND("cpuid-0x15.eax"), BACKEND("cpuid-0x15.ebx"),
 		BACKEND("filter:addr0_cfg"), BACKEND("filter:addr0_a"), BACKEND("filter:addr0_b"),
@@ -176,7 +183,8 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 	optind = 1;
 	while ((idx = -1, c = getopt_long(argc, argv, ":Dsi:qhVF:C:", longopts, &idx)) != -1) {
 		if (c >= OPT_PT && c < OPT_ITRACE && idx >= 0 && c != OPT_CPU &&
-		    !(c == OPT_FORMAT && optarg && (!strcmp(optarg, "json") || !strcmp(optarg, "ranges"))))
+		    !(c == OPT_FORMAT && optarg && (!strcmp(optarg, "json") || !strcmp(optarg, "ranges") ||
+					       !strcmp(optarg, "folded"))))
 			raw_only = longopts[idx].name;
 		switch (c) {
 		case 'D':
@@ -246,6 +254,14 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 		case OPT_EXPORT_REPLACE:
 			o->export_replace = 1;
 			break;
+		case OPT_TIMELINE:
+			o->timeline = optarg;
+			break;
+		case OPT_LATENCY:
+			if (!*optarg)
+				return ptd_err_set(err, PTD_E_INVAL, "--latency needs a symbol name");
+			o->latency = optarg;
+			break;
 		case OPT_FORMAT:
 			if (!strcmp(optarg, "json")) {
 				o->format = PTD_FORMAT_JSON;
@@ -255,9 +271,13 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 				o->format = PTD_FORMAT_RANGES;
 				break;
 			}
+			if (!strcmp(optarg, "folded")) {
+				o->format = PTD_FORMAT_FOLDED;
+				break;
+			}
 			if (strcmp(optarg, "ptxed"))
 				return ptd_err_set(err, PTD_E_INVAL,
-						   "unknown --format '%s' (known: ptxed, json, ranges)", optarg);
+						   "unknown --format '%s' (known: ptxed, json, ranges, folded)", optarg);
 			o->format = PTD_FORMAT_PTXED;
 			break;
 		case OPT_EVENT_IP:
@@ -325,7 +345,7 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 		if (raw_only)
 			return ptd_err_set(err, PTD_E_INVAL, "--%s is not a snapshot option", raw_only);
 		if (o->shortcut >= 0 || o->cpu_list || o->pid_list || o->tid_list || o->time_str || o->ns ||
-		    o->symfs || o->buildid_dir)
+		    o->symfs || o->buildid_dir || o->timeline || o->latency || o->format == PTD_FORMAT_FOLDED)
 			return ptd_err_set(err, PTD_E_INVAL, "--snapshot takes only --itrace, -F and --format");
 		o->action = PTD_ACTION_SNAPSHOT;
 		return 0;
@@ -345,6 +365,10 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 		o->input = "perf.data";
 	if (o->action == PTD_ACTION_NONE)
 		o->action = PTD_ACTION_SCRIPT;
+	if ((o->format == PTD_FORMAT_FOLDED || o->timeline || o->latency) &&
+	    (o->action != PTD_ACTION_SCRIPT || o->format == PTD_FORMAT_JSON))
+		return ptd_err_set(err, PTD_E_INVAL, "--format=folded, --timeline and --latency cannot be "
+				   "combined with --dump, --stats or --format=json");
 	if (o->export_sqlite && (o->action != PTD_ACTION_SCRIPT || o->format == PTD_FORMAT_JSON))
 		return ptd_err_set(err, PTD_E_INVAL, "--export cannot be combined with --dump, --stats "
 				   "or --format=json");

@@ -25,6 +25,7 @@ enum ptd_format {
 	PTD_FORMAT_PTXED,    /* --format=ptxed */
 	PTD_FORMAT_JSON,     /* --format=json: one object per sample (doc/formats.md) */
 	PTD_FORMAT_RANGES,   /* --format=ranges: a range backend's ranges (--snapshot) */
+	PTD_FORMAT_FOLDED,   /* --format=folded: folded call stacks (formats/out/folded.h) */
 };
 
 struct ptd_options {
@@ -59,6 +60,8 @@ struct ptd_options {
 	const char *snapshot;                 /* --snapshot DIR */
 	const char *export_sqlite;            /* --export=sqlite:FILE */
 	int export_replace;                   /* --export-replace */
+	const char *timeline;                 /* --timeline=FILE */
+	const char *latency;                  /* --latency=SYMBOL */
 };
 
 /* Parse argv.  Returns 0, or -PTD_E_INVAL (-PTD_E_NOMEM) with a message

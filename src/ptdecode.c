@@ -71,6 +71,9 @@ static int run_script(const struct ptd_options *o)
 	so.gaps = o->gaps;
 	so.export_sqlite = o->export_sqlite;
 	so.export_replace = o->export_replace;
+	so.views.folded = o->format == PTD_FORMAT_FOLDED;
+	so.views.timeline = o->timeline;
+	so.views.latency = o->latency;
 	return ptd_script_run(&so, stdout);
 #else
 	fprintf(stderr, "ptdecode: decoding perf.data traces needs libipt and capstone, "

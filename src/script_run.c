@@ -29,6 +29,7 @@
 #include "session.h"
 #include "symbols.h"
 #include "timerange.h"
+#include "views.h"
 
 #define SAMPLE_MASK (PTD_SAMPLE_IP | PTD_SAMPLE_TID | PTD_SAMPLE_TIME | PTD_SAMPLE_ADDR | \
 		     PTD_SAMPLE_ID | PTD_SAMPLE_STREAM_ID | PTD_SAMPLE_CPU | PTD_SAMPLE_PERIOD | \
@@ -95,6 +96,7 @@ struct run {
 	struct ptd_gaps *gaps;        /* --gaps: the samples go to the gap report */
 	struct ptd_export_run *exp;   /* --export=sqlite: */
 	int exporting;                /* the samples go to exp */
+	struct ptd_views *views;      /* the call views: the samples go there */
 	struct ptd_err err;
 };
 
@@ -252,6 +254,8 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 		e.fmt = 1;
 		e.msg = sy->err_msg;
 		r->nr_errors[1]++;
+		if (r->views)
+			return ptd_views_sample(r->views, &r->rv, sy, &r->err) ? -2 : 0;
 		if (r->exporting)
 			return 0;   /* not in the database (perf's script gets no AUX errors) */
 		if (r->json)
@@ -273,9 +277,10 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 	s.evsel = &r->ev[kinds[sy->kind].ev];
 	if (!s.evsel->name)
 		return 0;   /* not an event of this recording (perf has no id for it) */
-	if (r->exporting) {
+	if (r->exporting)
 		return ptd_export_run_sample(r->exp, &r->rv, sy, s.evsel, &r->err) ? -2 : 0;
-	}
+	if (r->views)
+		return ptd_views_sample(r->views, &r->rv, sy, &r->err) ? -2 : 0;
 	t = sy->tid != -1 ? ptd_machine_thread(&r->s->machine, sy->tid) : NULL;
 	s.comm = t ? ptd_machine_comm_at(&r->s->machine, sy->tid, sy->now) :
 		 sy->tid == 0 ? "swapper" : NULL;   /* perf's idle thread */
@@ -560,6 +565,16 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	}
 	if (o->gaps && o->export_sqlite)
 		return bad_option("ptdecode: --gaps and --export cannot be combined");
+	if (o->views.folded || o->views.timeline || o->views.latency) {
+		if (o->gaps || o->export_sqlite || o->json)
+			return bad_option("ptdecode: --format=folded, --timeline and --latency cannot be "
+					  "combined with --gaps, --export or --format=json");
+		if (ptd_views_open(&r.views, &o->views, &err)) {
+			fprintf(stderr, "ptdecode: %s\n", err.msg);
+			goto out;
+		}
+		ptd_views_itrace(r.views, &it);
+	}
 	if (o->export_sqlite) {
 		if (ptd_export_run_open(&r.exp, o->export_sqlite, o->export_replace, &err)) {
 			fprintf(stderr, "ptdecode: %s\n", err.msg);
@@ -642,8 +657,12 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 		goto out;
 	}
 	r.exporting = !!r.exp;
+	if (r.views && ptd_views_begin(r.views, &r.s->machine, &err)) {
+		fprintf(stderr, "ptdecode: %s\n", err.msg);
+		goto out;
+	}
 	rc = it.dont_decode ? 0 : ptd_ptq_run(r.q, r.s, &cfg, on_synth, &r, &err);
-	if (rc == -2 && r.exporting) {
+	if (rc == -2 && (r.exporting || r.views)) {
 		fprintf(stderr, "ptdecode: %s\n", r.err.msg);
 		goto out;
 	}
@@ -664,6 +683,10 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 		fprintf(stderr, "ptdecode: %s\n", r.err.msg);
 		goto out;
 	}
+	if (r.views && ptd_views_end(r.views, out, &r.err)) {
+		fprintf(stderr, "ptdecode: %s\n", r.err.msg);
+		goto out;
+	}
 	if (r.gaps) {
 		ptd_gaps_finish(r.gaps);
 		if ((o->json ? ptd_gaps_print_json(out, r.gaps) : ptd_gaps_print_text(out, r.gaps)) ||
@@ -679,6 +702,7 @@ out:
 	if (r.gaps)
 		ptd_gaps_fini(r.gaps);
 	ptd_export_run_free(r.exp);
+	ptd_views_free(r.views);
 	ptd_session_close(r.s);
 	ptd_ptq_free(r.q);
 	ptd_resolver_fini(&r.rv);

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "views.h"
+
 struct ptd_script_run_opts {
 	const char *input;
 	const char **itrace;        /* --itrace values in order (NULL entry: bare --itrace) */
@@ -26,6 +28,7 @@ struct ptd_script_run_opts {
 	int gaps;                          /* --gaps: the gap report (src/gaps.h) instead of samples */
 	const char *export_sqlite;  /* --export=sqlite:PATH: write perf's export database instead */
 	int export_replace;         /* --export-replace: an existing PATH may be replaced */
+	struct ptd_views_opts views;  /* --format=folded, --timeline, --latency (views.h) */
 };
 
 /* Returns the exit status: 0, 1 for bad options (message printed), 2 for

@@ -22,6 +22,11 @@ static void str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+void ptd_json_str(FILE *out, const char *s)
+{
+	str(out, s);
+}
+
 static void key_str(FILE *out, const char *key, const char *val)
 {
 	fprintf(out, ",\"%s\":", key);

@@ -15,6 +15,10 @@
 int ptd_json_print_sample(FILE *out, const char *type, const struct ptd_script_sample *s,
 			  const uint64_t *chain, const struct ptd_script_loc *chain_loc, size_t n);
 
+/* A JSON string: quotes, backslash and control characters escaped, bytes
+ * outside ASCII as \u00XX. */
+void ptd_json_str(FILE *out, const char *s);
+
 /* A trace error.  Returns 0, or -1 when out is in error. */
 int ptd_json_print_error(FILE *out, const struct ptd_script_auxerr *e);
 

@@ -116,3 +116,28 @@ run_both() {
 		{ diff "$TMP/p.out" "$TMP/o.out"; diff "$TMP/p.err" "$TMP/o.err"; } | head -20 | diag
 	fi
 }
+
+# truth_calls TRUTH.gz DB: the recorder's calls per thread and callee (the
+# callee named through the symbols table of the export database DB), and
+# returns per thread: "call TID NAME N" and "ret TID N" lines, sorted
+truth_calls() {
+	gzip -dc "$1" | awk '
+	function hex(s,  v, i) {
+		v = 0
+		for (i = 3; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v
+	}
+	$1 == "M" { start = hex($3); pgoff = hex($5) }
+	$1 == "X" && $10 != "lost" && ($3 == 2 || $3 == 4) {
+		c[$2 " " sprintf("%d", hex($5) - start + pgoff)]++ }
+	$1 == "X" && $10 != "lost" && $3 == 5 { r[$2]++ }
+	END { for (k in c) print "call " k " " c[k]; for (t in r) print "ret " t " " r[t] }' |
+	while read -r kind tid off n; do
+		if [ "$kind" = call ]; then
+			echo "call $tid $(sqlite3 "$2" "SELECT name FROM symbols WHERE dso_id <> 0 AND
+				sym_start <= $off AND $off < sym_end LIMIT 1") $n"
+		else
+			echo "ret $tid $off"
+		fi
+	done | awk '{ n = $NF; $NF = ""; s[$0] += n } END { for (k in s) print k s[k] }' | sort
+}
