@@ -1,7 +1,7 @@
 /* Symbols of an ELF dso as perf script prints them (see symbols.h for the
  * rules).  The ELF headers and tables are read directly with pread and
  * checked against the file size: ELF32 and ELF64, little-endian. */
-#include "symbols.h"
+#include "symtab_priv.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -12,29 +12,6 @@
 #include <unistd.h>
 
 #define MAX_SECTIONS (1u << 20)
-
-struct sym {
-	uint64_t start, end;  /* file offsets, [start, end) */
-	uint32_t name;        /* offset in the string table */
-	uint32_t idx;         /* index in the ELF symbol table (sort ties) */
-	uint8_t bind;
-};
-
-struct load {
-	uint64_t vaddr, offset, size;
-};
-
-struct ptd_symtab {
-	struct sym *syms;
-	size_t n;
-	char *strs;           /* the symbols' string table, NUL-terminated */
-	size_t strsz;
-	struct load *loads;
-	size_t nloads;
-	struct sym *plt;      /* synthesized NAME@plt symbols, by start; */
-	size_t nplt;          /* looked up only where no other symbol is */
-	int full;             /* read from .symtab (not only .dynsym) */
-};
 
 struct shdr {
 	uint32_t name, type, link;
@@ -355,96 +332,42 @@ static int accept(struct elf *e, const struct ptd_symtab *t, const struct esym *
 	return 1;
 }
 
-static int by_start(const void *a, const void *b)
+/* Append the bytes of a string table to t->strs; *base is where they start. */
+static int add_strings(struct elf *e, struct ptd_symtab *t, const struct shdr *str, size_t *base)
 {
-	const struct sym *x = a, *y = b;
+	char *raw = NULL, *ns;
+	int rc = read_section(e, str, &raw, "symbol string table");
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
-static size_t underscores(const char *s)
-{
-	size_t n = 0;
-
-	while (s[n] == '_')
-		n++;
-	return n;
-}
-
-/* perf's choose_best_symbol: 1 when b is better than a (a wins ties). */
-static int b_is_better(const struct ptd_symtab *t, const struct sym *a, const struct sym *b)
-{
-	const char *na = t->strs + a->name, *nb = t->strs + b->name;
-	int za = a->end == a->start, zb = b->end == b->start;
-	int wa = a->bind == STB_WEAK, wb = b->bind == STB_WEAK;
-	int ga = a->bind == STB_GLOBAL, gb = b->bind == STB_GLOBAL;
-	size_t ua, ub, la, lb;
-
-	if (za != zb)
-		return za;
-	if (wa != wb)
-		return wa;
-	if (ga != gb)
-		return gb;
-	ua = underscores(na), ub = underscores(nb);
-	if (ua != ub)
-		return ub < ua;
-	la = strlen(na), lb = strlen(nb);
-	return lb > la;
-}
-
-/* Sort, give zero-size symbols their ends, keep one symbol per start. */
-static void finish(struct ptd_symtab *t)
-{
-	size_t i, out;
-	struct sym cur;
-
-	if (!t->n)
-		return;
-	qsort(t->syms, t->n, sizeof(*t->syms), by_start);
-	for (i = 0; i + 1 < t->n; i++)
-		if (t->syms[i].end == t->syms[i].start)
-			t->syms[i].end = t->syms[i + 1].start;
-	if (t->syms[t->n - 1].end == t->syms[t->n - 1].start) {
-		uint64_t s = t->syms[t->n - 1].start;
-		uint64_t up = s > UINT64_MAX - 8191 ? UINT64_MAX : ((s + 4095) & ~(uint64_t)4095) + 4096;
-
-		t->syms[t->n - 1].end = up;
+	if (rc)
+		return rc;
+	if (t->strsz + str->size + 1 >= UINT32_MAX / 2) {
+		free(raw);
+		return bad(e, PTD_E_LIMIT, "symbol string tables too large");
 	}
-	cur = t->syms[0];
-	out = 0;
-	for (i = 1; i < t->n; i++) {
-		if (t->syms[i].start != cur.start) {
-			t->syms[out++] = cur;
-			cur = t->syms[i];
-		} else if (b_is_better(t, &cur, &t->syms[i])) {
-			cur = t->syms[i];
-		}
+	ns = realloc(t->strs, t->strsz + str->size + 1);
+	if (!ns) {
+		free(raw);
+		return bad(e, PTD_E_NOMEM, "out of memory");
 	}
-	t->syms[out++] = cur;
-	t->n = out;
+	t->strs = ns;
+	memcpy(t->strs + t->strsz, raw, str->size + 1);  /* read_section added a NUL */
+	*base = t->strsz;
+	t->strsz += str->size + 1;
+	free(raw);
+	return 0;
 }
 
-static int read_symbols(struct elf *e, struct ptd_symtab *t)
+/* One load pass of perf's dso__load_sym: the symbols of table tab it keeps
+ * go into its tree, then the end and duplicate fix-ups when there were some. */
+static int read_table(struct elf *e, struct ptd_symtab *t, const struct shdr *tab)
 {
 	size_t symsz = e->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
-	const struct shdr *tab = NULL, *str;
+	const struct shdr *str;
 	char *raw = NULL;
 	uint64_t nsyms, i;
-	uint32_t k;
+	size_t base = 0, added = 0;
 	int rc;
 
-	for (k = 0; k < e->shnum && !tab; k++)
-		if (e->sh[k].type == SHT_SYMTAB)
-			tab = &e->sh[k];
-	for (k = 0; k < e->shnum && !tab; k++)
-		if (e->sh[k].type == SHT_DYNSYM)
-			tab = &e->sh[k];
-	if (!tab)
-		return 0;
-	t->full = tab->type == SHT_SYMTAB;
 	if (tab->entsize != symsz)
 		return bad(e, PTD_E_FORMAT, "symbol table entry size is not the ELF symbol size");
 	if (tab->link == SHN_UNDEF || tab->link >= e->shnum)
@@ -453,15 +376,12 @@ static int read_symbols(struct elf *e, struct ptd_symtab *t)
 	nsyms = tab->size / symsz;
 	if (nsyms > PTD_SYMTAB_MAX_SYMS)
 		return bad(e, PTD_E_LIMIT, "too many symbols");
-	rc = read_section(e, str, &t->strs, "symbol string table");
+	rc = add_strings(e, t, str, &base);
+	if (!rc)
+		rc = read_section(e, tab, &raw, "symbol table");
 	if (rc)
 		return rc;
-	t->strsz = str->size;
-	rc = read_section(e, tab, &raw, "symbol table");
-	if (rc)
-		return rc;
-	t->syms = malloc((nsyms ? nsyms : 1) * sizeof(*t->syms));
-	if (!t->syms) {
+	if (ptd_symset_reserve(t, nsyms)) {
 		free(raw);
 		return bad(e, PTD_E_NOMEM, "out of memory");
 	}
@@ -472,12 +392,12 @@ static int read_symbols(struct elf *e, struct ptd_symtab *t)
 
 		decode_sym(e, (const unsigned char *)raw + i * symsz, &s);
 		if (s.name) {
-			if (s.name >= t->strsz) {
+			if (s.name >= str->size) {
 				rc = ptd_err_set(e->err, PTD_E_FORMAT, "%s: symbol %llu: name outside the string table",
 						 e->path, (unsigned long long)i);
 				break;
 			}
-			name = t->strs + s.name;  /* NUL-terminated: read_section added one */
+			name = t->strs + base + s.name;  /* NUL-terminated: read_section added one */
 		}
 		rc = accept(e, t, &s, name, &start);
 		if (rc < 0)
@@ -485,12 +405,39 @@ static int read_symbols(struct elf *e, struct ptd_symtab *t)
 		if (!rc)
 			continue;
 		rc = 0;
-		t->syms[t->n++] = (struct sym){
-			start, s.size && start + s.size > start ? start + s.size : (s.size ? UINT64_MAX : start),
-			s.name, (uint32_t)i, s.bind };
+		ptd_symset_insert(t, start,
+				  s.size && start + s.size > start ? start + s.size : (s.size ? UINT64_MAX : start),
+				  (uint32_t)(base + s.name), s.bind);
+		added++;
 	}
 	free(raw);
-	return rc < 0 ? rc : 0;
+	if (rc < 0)
+		return rc;
+	if (added && ptd_symset_fixup(t))
+		return bad(e, PTD_E_NOMEM, "out of memory");
+	return 0;
+}
+
+/* perf 6.1's dso__load_sym: .symtab, then .dynsym into the same tree (only
+ * .dynsym when there is no .symtab). */
+static int read_symbols(struct elf *e, struct ptd_symtab *t)
+{
+	const struct shdr *tab = NULL, *dyn = NULL;
+	uint32_t k;
+	int rc = 0;
+
+	for (k = 0; k < e->shnum && !tab; k++)
+		if (e->sh[k].type == SHT_SYMTAB)
+			tab = &e->sh[k];
+	for (k = 0; k < e->shnum && !dyn; k++)
+		if (e->sh[k].type == SHT_DYNSYM)
+			dyn = &e->sh[k];
+	t->full = tab != NULL;
+	if (tab)
+		rc = read_table(e, t, tab);
+	if (!rc && dyn)
+		rc = read_table(e, t, dyn);
+	return rc;
 }
 
 /* A section by name, or NULL. */
@@ -515,11 +462,12 @@ static uint64_t le(const unsigned char *p, int n)
 }
 
 /* perf's dso__synthesize_plt_symbols: a "NAME@plt" symbol for each entry
- * of .rela.plt (or .rel.plt) in .plt, from the binary at path (the runtime
- * file), into t->plt.  Where another symbol covers a PLT entry (a zero-size
- * _init stretched over .plt) perf's lookup finds that one in practice, so
- * these are only looked at when no other symbol matches.  Returns 0 (also
- * when there is nothing to add) or an error. */
+ * of .rela.plt (or .rel.plt) in .plt (not .plt.sec, not .plt.got), from
+ * the binary at path (the runtime file), inserted into perf's tree after
+ * the others with no fix-up: they overlap a zero-size symbol stretched
+ * over .plt (_init), and which of the two perf prints depends on its
+ * tree (symset.c).  Returns 0 (also when there is nothing to add) or an
+ * error. */
 static int plt_symbols(const char *path, struct ptd_symtab *t, struct ptd_err *err)
 {
 	struct elf e = { .path = path, .fd = -1, .err = err };
@@ -541,6 +489,7 @@ static int plt_symbols(const char *path, struct ptd_symtab *t, struct ptd_err *e
 		rc = read_sections(&e, &h);
 	if (rc)
 		goto out;
+	e.machine = h.e_machine;
 	rel = section_by_name(&e, ".rela.plt");
 	if (!rel) {
 		rel = section_by_name(&e, ".rel.plt");
@@ -570,14 +519,19 @@ static int plt_symbols(const char *path, struct ptd_symtab *t, struct ptd_err *e
 	    (rc = read_section(&e, dynsym, &sraw, ".dynsym")) ||
 	    (rc = read_section(&e, dynstr, &str, ".dynstr")))
 		goto out;
+	if (!dynstr->size)
+		goto out;
+	if (ptd_symset_reserve(t, n)) {
+		rc = bad(&e, PTD_E_NOMEM, "out of memory");
+		goto out;
+	}
 	off = plt->offset + hdr;
 	for (i = 0; i < n; i++, off += ent) {
 		const unsigned char *r = (const unsigned char *)rraw + i * rel->entsize;
 		uint64_t info = e.is64 ? le(r + 8, 8) : le(r + 4, 4);
 		uint64_t si = e.is64 ? info >> 32 : info >> 8, name;
-		size_t len;
+		size_t len, full;
 		char *ns;
-		struct sym *ss;
 
 		if (si >= dynsym->size / symsz)
 			continue;
@@ -585,20 +539,22 @@ static int plt_symbols(const char *path, struct ptd_symtab *t, struct ptd_err *e
 		if (name >= dynstr->size)
 			continue;
 		len = strlen(str + name);
-		ns = realloc(t->strs, t->strsz + len + sizeof("@plt"));
-		ss = realloc(t->plt, (t->nplt + 1) * sizeof(*t->plt));
-		if (ns)
-			t->strs = ns;
-		if (ss)
-			t->plt = ss;
-		if (!ns || !ss) {
+		/* perf prints it into 1024 bytes: snprintf(buf, 1024, "%s@plt") */
+		full = len + 4 > 1023 ? 1023 : len + 4;
+		if (t->strsz + full + 1 >= UINT32_MAX / 2)
+			break;
+		ns = realloc(t->strs, t->strsz + full + 1);
+		if (!ns) {
 			rc = bad(&e, PTD_E_NOMEM, "out of memory");
 			goto out;
 		}
-		memcpy(t->strs + t->strsz, str + name, len);
-		memcpy(t->strs + t->strsz + len, "@plt", sizeof("@plt"));
-		t->plt[t->nplt++] = (struct sym){ off, off + ent, (uint32_t)t->strsz, (uint32_t)i, STB_GLOBAL };
-		t->strsz += len + sizeof("@plt");
+		t->strs = ns;
+		memcpy(t->strs + t->strsz, str + name, len < full ? len : full);
+		if (len < full)
+			memcpy(t->strs + t->strsz + len, "@plt", full - len);
+		t->strs[t->strsz + full] = 0;
+		ptd_symset_insert(t, off, off + ent, (uint32_t)t->strsz, STB_GLOBAL);
+		t->strsz += full + 1;
 	}
 out:
 	if (e.fd >= 0)
@@ -671,11 +627,11 @@ int ptd_symtab_load_with(const char *path, const char *runtime, struct ptd_symta
 		rc = read_sections(&e, &h);
 	if (!rc)
 		rc = read_symbols(&e, t);
-	if (!rc)
-		finish(t);
 	/* perf adds them after fixing the others' ends, and only when it found some */
-	if (!rc && t->n && t->strsz < UINT32_MAX / 2)
+	if (!rc && t->n)
 		rc = plt_symbols(runtime ? runtime : path, t, err);
+	if (!rc && ptd_symset_index(t))
+		rc = ptd_err_set(err, PTD_E_NOMEM, "%s: out of memory", path);
 out:
 	if (e.fd >= 0)
 		close(e.fd);
@@ -684,13 +640,6 @@ out:
 	if (rc) {
 		ptd_symtab_free(t);
 		return rc;
-	}
-	/* drop the unused tail of the symbol array */
-	if (t->n) {
-		struct sym *s = realloc(t->syms, t->n * sizeof(*s));
-
-		if (s)
-			t->syms = s;
 	}
 	*out = t;
 	return 0;
@@ -701,69 +650,25 @@ void ptd_symtab_free(struct ptd_symtab *t)
 	if (!t)
 		return;
 	free(t->syms);
-	free(t->plt);
 	free(t->strs);
 	free(t->loads);
+	free(t->keys);
+	free(t->ops);
+	free(t->zone_end);
+	free(t->nodes);
 	free(t);
 }
 
 size_t ptd_symtab_count(const struct ptd_symtab *t)
 {
-	return t->n + t->nplt;
+	return t->n;
 }
 
 size_t ptd_symtab_bytes(const struct ptd_symtab *t)
 {
-	return sizeof(*t) + (t->n + t->nplt) * sizeof(*t->syms) + t->strsz +
-	       t->nloads * sizeof(*t->loads);
-}
-
-/* The symbol of syms[0, n) (sorted by start) at off, or NULL. */
-static const struct sym *find(const struct sym *syms, size_t n, uint64_t off)
-{
-	size_t lo = 0, hi = n;
-	const struct sym *s;
-
-	/* the last symbol starting at or below off */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (syms[mid].start <= off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
-		return NULL;
-	s = &syms[lo - 1];
-	if (off >= s->end && off != s->start)
-		return NULL;
-	return s;
-}
-
-int ptd_symtab_lookup_info(const struct ptd_symtab *t, uint64_t off, const char **name,
-			   uint64_t *symoff, struct ptd_sym_info *info)
-{
-	const struct sym *s = find(t->syms, t->n, off);
-
-	if (!s)
-		s = find(t->plt, t->nplt, off);
-	if (!s)
-		return -PTD_E_NOTFOUND;
-	*name = t->strs + s->name;
-	*symoff = off - s->start;
-	if (info) {
-		info->start = s->start;
-		info->end = s->end;
-		info->bind = s->bind;
-	}
-	return 0;
-}
-
-int ptd_symtab_lookup(const struct ptd_symtab *t, uint64_t off, const char **name,
-		      uint64_t *symoff)
-{
-	return ptd_symtab_lookup_info(t, off, name, symoff, NULL);
+	return sizeof(*t) + t->n * sizeof(*t->syms) + t->strsz +
+	       t->nloads * sizeof(*t->loads) + t->nzones * sizeof(*t->zone_end) +
+	       (t->nodes ? t->n * sizeof(*t->nodes) : 0);
 }
 
 int ptd_symtab_vaddr_to_offset(const struct ptd_symtab *t, uint64_t vaddr, uint64_t *off)

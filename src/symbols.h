@@ -10,24 +10,27 @@
  * address (what nm and readelf show; also the runtime ip of a non-PIE
  * executable) with the same rule.
  *
- * Rules (perf's util/symbol-elf.c dso__load_sym and util/symbol.c):
- *  - .symtab (SHT_SYMTAB) when there is one, else .dynsym (SHT_DYNSYM);
+ * Rules (perf 6.1's util/symbol-elf.c dso__load_sym and util/symbol.c):
+ *  - .symtab (SHT_SYMTAB) when there is one, then .dynsym (SHT_DYNSYM)
+ *    into the same set; only .dynsym when there is no .symtab;
  *  - kept: FUNC / GNU_IFUNC and OBJECT symbols with a name and a defined
  *    section; NOTYPE "labels" with a name, not ABS, not hidden/internal,
  *    in a section whose name contains "text" or "data"; never SHN_ABS,
  *    never in a section without SHF_ALLOC, never ARM mapping symbols
  *    ($a $d $t $x); ARM thumb functions lose bit 0;
- *  - symbols are sorted by start (equal starts: symbol table order); a
- *    symbol of size 0 then ends where the next one starts (the last one
- *    at its start rounded up to 4 KiB, plus 4 KiB); then of symbols with
- *    equal starts one survives: nonzero size, then not weak, then global,
- *    then fewer leading underscores, then the longer name, then the first;
- *  - an offset belongs to the last symbol starting at or below it when it
- *    is below that symbol's end (or equals a zero-size symbol's start).
- * PLT entries get perf's synthesized "NAME@plt" symbols (from .rela.plt /
- * .rel.plt and .dynsym), used where no other symbol covers the entry.
- * Not done: C++/Rust demangling, kernel and module symbols, perf's choice among
- * overlapping (nested) symbols, which depends on its rb-tree's shape.
+ *  - after each table: symbols are sorted by start (equal starts: order
+ *    of insertion); a symbol of size 0 then ends where the next one starts
+ *    (the last one at its start rounded up to 4 KiB, plus 4 KiB); then of
+ *    symbols with equal starts one survives: nonzero size, then not weak,
+ *    then global, then fewer leading underscores, then the longer name,
+ *    then the first;
+ *  - then perf's "NAME@plt" symbols, one per .rela.plt / .rel.plt entry,
+ *    in .plt (from the runtime binary's .dynsym), with no fix-up;
+ *  - an offset belongs to the symbol that contains it ([start, end), or
+ *    its start when it has no size).  Where symbols overlap (the PLT
+ *    symbols inside a stretched _init), perf's answer is the first symbol
+ *    on its red-black tree's search path: symtree.h rebuilds that tree.
+ * Not done: C++/Rust demangling, kernel and module symbols.
  *
  * Input is untrusted: every header, table and name is checked against the
  * file; a damaged file gives -PTD_E_FORMAT / -PTD_E_TRUNCATED. */
@@ -58,7 +61,7 @@ void ptd_symtab_free(struct ptd_symtab *t);
 int ptd_symtab_load_with(const char *path, const char *runtime, struct ptd_symtab **out,
 			 struct ptd_err *err);
 
-/* Symbols kept after the duplicate pass, PLT symbols included. */
+/* Symbols kept after the duplicate passes, PLT symbols included. */
 size_t ptd_symtab_count(const struct ptd_symtab *t);
 /* 1 when the symbols come from .symtab, 0 when only from .dynsym (or none). */
 int ptd_symtab_full(const struct ptd_symtab *t);

@@ -1,0 +1,286 @@
+/* perf's set of symbols of a dso and its lookup (see symbols.h, symtree.h).
+ *
+ * perf inserts symbols into a red-black tree keyed by start; after each
+ * load pass (.symtab, then .dynsym) symbols__fixup_end and
+ * symbols__fixup_duplicate walk the tree in order, and the PLT symbols
+ * come last, without a fix-up.  The tree's in-order sequence is the array
+ * here, sorted by (start, order of insertion): equal starts go right.
+ * Every insertion and erasure is logged; when symbols overlap, the log is
+ * replayed into an emulated tree (symtree.c) whose search answers for the
+ * overlapping zones, and the sorted array answers everywhere else (there
+ * at most one symbol contains an address, and any search finds it). */
+#include "symtab_priv.h"
+
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+int ptd_symset_reserve(struct ptd_symtab *t, size_t more)
+{
+	size_t want = t->n + more, wseq = t->nseq + more, wops = t->nops + 2 * more;
+
+	if (more > SIZE_MAX / 64 || wseq >= OP_ERASE)
+		return -1;
+	if (want > t->cap) {
+		struct sym *s = realloc(t->syms, (want ? want : 1) * sizeof(*s));
+
+		if (!s)
+			return -1;
+		t->syms = s;
+		t->cap = want;
+	}
+	{
+		uint64_t *k = realloc(t->keys, (wseq ? wseq : 1) * sizeof(*k));
+
+		if (!k)
+			return -1;
+		t->keys = k;
+	}
+	if (wops > t->capops) {
+		uint32_t *o = realloc(t->ops, (wops ? wops : 1) * sizeof(*o));
+
+		if (!o)
+			return -1;
+		t->ops = o;
+		t->capops = wops;
+	}
+	return 0;
+}
+
+void ptd_symset_insert(struct ptd_symtab *t, uint64_t start, uint64_t end, uint32_t name,
+		       uint8_t bind)
+{
+	uint32_t seq = (uint32_t)t->nseq++;
+
+	t->syms[t->n++] = (struct sym){ start, end, name, seq, 0, bind };
+	t->keys[seq] = start;
+	t->ops[t->nops++] = seq;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static size_t underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* perf's choose_best_symbol: 1 when b is better than a (a wins ties). */
+static int b_is_better(const struct ptd_symtab *t, const struct sym *a, const struct sym *b)
+{
+	const char *na = t->strs + a->name, *nb = t->strs + b->name;
+	int za = a->end == a->start, zb = b->end == b->start;
+	int wa = a->bind == STB_WEAK, wb = b->bind == STB_WEAK;
+	int ga = a->bind == STB_GLOBAL, gb = b->bind == STB_GLOBAL;
+	size_t ua, ub, la, lb;
+
+	if (za != zb)
+		return za;
+	if (wa != wb)
+		return wa;
+	if (ga != gb)
+		return gb;
+	ua = underscores(na), ub = underscores(nb);
+	if (ua != ub)
+		return ub < ua;
+	la = strlen(na), lb = strlen(nb);
+	return lb > la;
+}
+
+static void log_erase(struct ptd_symtab *t, const struct sym *s)
+{
+	t->ops[t->nops++] = s->seq | OP_ERASE;
+}
+
+int ptd_symset_fixup(struct ptd_symtab *t)
+{
+	size_t i, out;
+	struct sym cur;
+
+	if (!t->n)
+		return 0;
+	qsort(t->syms, t->n, sizeof(*t->syms), by_start);
+	/* symbols__fixup_end: a zero-size symbol ends where the next starts */
+	for (i = 0; i + 1 < t->n; i++)
+		if (t->syms[i].end == t->syms[i].start)
+			t->syms[i].end = t->syms[i + 1].start;
+	if (t->syms[t->n - 1].end == t->syms[t->n - 1].start) {
+		uint64_t s = t->syms[t->n - 1].start;
+		uint64_t up = s > UINT64_MAX - 8191 ? UINT64_MAX : ((s + 4095) & ~(uint64_t)4095) + 4096;
+
+		t->syms[t->n - 1].end = up;
+	}
+	/* symbols__fixup_duplicate: of equal starts the best stays, the
+	 * others are erased in the order the walk meets them */
+	cur = t->syms[0];
+	out = 0;
+	for (i = 1; i < t->n; i++) {
+		if (t->syms[i].start != cur.start) {
+			t->syms[out++] = cur;
+			cur = t->syms[i];
+		} else if (b_is_better(t, &cur, &t->syms[i])) {
+			log_erase(t, &cur);
+			cur = t->syms[i];
+		} else {
+			log_erase(t, &t->syms[i]);
+		}
+	}
+	t->syms[out++] = cur;
+	t->n = out;
+	return 0;
+}
+
+/* The last address (exclusive) symbol s contains for perf's search:
+ * [start, end), and its start when it has no size. */
+static uint64_t cover_end(const struct sym *s)
+{
+	if (s->end > s->start)
+		return s->end;
+	return s->start == UINT64_MAX ? UINT64_MAX : s->start + 1;
+}
+
+/* Replay the log into an emulated tree and keep its shape by symbol index. */
+static int build_tree(struct ptd_symtab *t)
+{
+	struct ptd_rbtree rb;
+	uint32_t *map;
+	size_t i;
+
+	if (ptd_rbtree_init(&rb, t->nseq))
+		return -1;
+	map = malloc((t->nseq ? t->nseq : 1) * sizeof(*map));
+	t->nodes = malloc(t->n * sizeof(*t->nodes));
+	if (!map || !t->nodes) {
+		free(map);
+		ptd_rbtree_fini(&rb);
+		return -1;
+	}
+	for (i = 0; i < t->nops; i++) {
+		uint32_t op = t->ops[i];
+
+		if (op & OP_ERASE)
+			ptd_rbtree_erase(&rb, op & ~OP_ERASE);
+		else
+			ptd_rbtree_insert(&rb, op, t->keys[op]);
+	}
+	for (i = 0; i < t->nseq; i++)
+		map[i] = PTD_RB_NIL;
+	for (i = 0; i < t->n; i++)
+		map[t->syms[i].seq] = (uint32_t)i;
+	for (i = 0; i < t->n; i++) {
+		uint32_t seq = t->syms[i].seq, l = rb.left[seq], r = rb.right[seq];
+
+		t->nodes[i] = (struct ptd_symtree_node){
+			t->syms[i].start, t->syms[i].end,
+			l == PTD_RB_NIL ? PTD_RB_NIL : map[l], r == PTD_RB_NIL ? PTD_RB_NIL : map[r] };
+	}
+	t->root = rb.root == PTD_RB_NIL ? PTD_RB_NIL : map[rb.root];
+	free(map);
+	ptd_rbtree_fini(&rb);
+	return 0;
+}
+
+int ptd_symset_index(struct ptd_symtab *t)
+{
+	size_t i, first = 0, nz = 0;
+	uint64_t cend;
+	int rc = 0;
+
+	if (t->n) {
+		struct sym *s = realloc(t->syms, t->n * sizeof(*s));
+
+		if (s)
+			t->syms = s, t->cap = t->n;
+		qsort(t->syms, t->n, sizeof(*t->syms), by_start);
+		t->zone_end = malloc(t->n * sizeof(*t->zone_end));
+		if (!t->zone_end)
+			rc = -1;
+	}
+	/* zones: runs of symbols each starting inside an earlier one's cover */
+	for (i = 0, cend = 0; !rc && i <= t->n; i++) {
+		if (i < t->n && i > first && t->syms[i].start < cend) {
+			uint64_t c = cover_end(&t->syms[i]);
+
+			cend = c > cend ? c : cend;
+			continue;
+		}
+		if (i > first + 1) {
+			size_t k;
+
+			for (k = first; k < i; k++)
+				t->syms[k].zone = (uint32_t)nz + 1;
+			t->zone_end[nz++] = cend;
+		}
+		if (i < t->n) {
+			first = i;
+			cend = cover_end(&t->syms[i]);
+		}
+	}
+	t->nzones = nz;
+	if (!rc && nz)
+		rc = build_tree(t);
+	if (!nz || rc) {
+		free(t->zone_end);
+		t->zone_end = NULL;
+		t->nzones = 0;
+	}
+	free(t->keys);
+	free(t->ops);
+	t->keys = NULL;
+	t->ops = NULL;
+	t->nops = t->capops = 0;
+	return rc;
+}
+
+int ptd_symtab_lookup_info(const struct ptd_symtab *t, uint64_t off, const char **name,
+			   uint64_t *symoff, struct ptd_sym_info *info)
+{
+	size_t lo = 0, hi = t->n;
+	const struct sym *s;
+
+	/* the last symbol starting at or below off */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->syms[mid].start <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return -PTD_E_NOTFOUND;
+	s = &t->syms[lo - 1];
+	if (s->zone && off < t->zone_end[s->zone - 1]) {
+		uint32_t k = ptd_symtree_find(t->nodes, t->root, off);
+
+		if (k == PTD_RB_NIL)
+			return -PTD_E_NOTFOUND;
+		s = &t->syms[k];
+	} else if (off >= s->end && off != s->start) {
+		return -PTD_E_NOTFOUND;
+	}
+	*name = t->strs + s->name;
+	*symoff = off - s->start;
+	if (info) {
+		info->start = s->start;
+		info->end = s->end;
+		info->bind = s->bind;
+	}
+	return 0;
+}
+
+int ptd_symtab_lookup(const struct ptd_symtab *t, uint64_t off, const char **name,
+		      uint64_t *symoff)
+{
+	return ptd_symtab_lookup_info(t, off, name, symoff, NULL);
+}
