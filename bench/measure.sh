@@ -8,11 +8,46 @@
 #     output to /dev/null; appends "W MODE tool run wall maxrss status" to
 #     $OUT/times.tsv.
 
-perf_cmd() { echo "perf script -i $1 --itrace=$2"; }
-ptd_cmd() { echo "$PTDECODE -i $1 --itrace=$2 --quiet"; }
+# mode "export": the SQLite export of calls (bench/export.sh), not an
+# --itrace mode; compared by the rows of each table
+perf_cmd() {
+	if [ "$2" = export ]; then echo "sh $BENCH_DIR/export.sh perf $1 $OUT/perf.db"
+	else echo "perf script -i $1 --itrace=$2"; fi
+}
+ptd_cmd() {
+	if [ "$2" = export ]; then echo "sh $BENCH_DIR/export.sh ptdecode $1 $OUT/ptdecode.db"
+	else echo "$PTDECODE -i $1 --itrace=$2 --quiet"; fi
+}
+
+# the tables' row counts of an exported database, one line
+db_rows() {
+	for _t in threads comms dsos symbols samples call_paths calls; do
+		printf '%s=%s ' "$_t" "$(sqlite3 "$1" "select count(*) from $_t" 2>&1)"
+	done
+}
+
+check_export() {
+	_w=$1 _f=$3
+	# shellcheck disable=SC2046
+	$(perf_cmd "$_f" export) 2>/dev/null
+	# shellcheck disable=SC2046
+	$(ptd_cmd "$_f" export) 2>/dev/null
+	_a=$(db_rows "$OUT/perf.db") _b=$(db_rows "$OUT/ptdecode.db")
+	_bytes=$(wc -c < "$OUT/perf.db" 2>/dev/null || echo 0)
+	if [ "$_a" = "$_b" ]; then
+		printf '%s\texport\tsame\t%s\t%s\n' "$_w" "$_bytes" "rows: $_a" >> "$OUT/check.tsv"
+	else
+		printf '%s\texport\tdiffer\t%s\t%s\n' "$_w" "$_bytes" "perf: $_a; ptdecode: $_b" >> "$OUT/check.tsv"
+	fi
+	rm -f "$OUT/perf.db" "$OUT/ptdecode.db"
+}
 
 check_same() {
 	_w=$1 _m=$2 _f=$3
+	if [ "$_m" = export ]; then
+		check_export "$@"
+		return
+	fi
 	# shellcheck disable=SC2046
 	_a=$($(perf_cmd "$_f" "$_m") 2>/dev/null | cksum)
 	# shellcheck disable=SC2046

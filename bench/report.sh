@@ -127,6 +127,10 @@ $(machine_desc)
   single-threaded.
 - Peak RSS is the child's getrusage ru_maxrss (bench/runstat.c), the
   largest over the runs.
+- Mode \`export\` is the call/return export to SQLite (bench/export.sh):
+  \`perf script --itrace=b -s export-to-sqlite.py DB all calls\` against
+  \`ptdecode --itrace=b --export=sqlite:DB\`, compared by the row counts of
+  the tables (the content is compared in tests/golden/export_sqlite.test).
 
 ## Workloads
 
@@ -148,8 +152,9 @@ peak RSS grow with the trace.
 
 ## Not measured
 
-- The call/return export to SQLite (perf's export-to-sqlite.py with
-  --itrace=cr): ptdecode has no such export yet.
+- The export to PostgreSQL, and the SQLite export on W1, W3 and W4 (perf's
+  Python export takes minutes per run: the mode \`export\` is timed once,
+  on W2 and W5, when perf's export-to-sqlite.py and PySide2 are here).
 - Scaling with -j threads: ptdecode has no -j option yet; it decodes the
   queues one after the other on one thread, as perf does.
 
