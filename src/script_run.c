@@ -93,7 +93,7 @@ struct run {
 	struct ptd_script_branch brs[PTD_ITRACE_MAX_LAST_BRANCH_SZ];
 	int32_t first_tid;
 	struct ptd_gaps *gaps;        /* --gaps: the samples go to the gap report */
-	struct ptd_export_run *exp;   /* --export=sqlite: */
+	struct ptd_export_run *exp;   /* --export */
 	int exporting;                /* the samples go to exp */
 	struct ptd_err err;
 };
@@ -558,10 +558,11 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 		fprintf(stderr, "ptdecode: out of memory\n");
 		goto out;
 	}
-	if (o->gaps && o->export_sqlite)
+	if (o->gaps && o->export_kind)
 		return bad_option("ptdecode: --gaps and --export cannot be combined");
-	if (o->export_sqlite) {
-		if (ptd_export_run_open(&r.exp, o->export_sqlite, o->export_replace, &err)) {
+	if (o->export_kind) {
+		if (ptd_export_run_open(&r.exp, (enum ptd_db_kind)o->export_kind, o->export_target,
+					o->export_replace, o->quiet, &err)) {
 			fprintf(stderr, "ptdecode: %s\n", err.msg);
 			status = err.code == PTD_E_INVAL || err.code == PTD_E_UNSUPPORTED ? 1 : 2;
 			goto out;
