@@ -98,7 +98,7 @@ static int unknowns(struct ptd_export *x)
 static int on_call_return(void *ctx, const struct ptd_call_return *cr, uint64_t *parent_db_id);
 static int is_retpoline(void *ctx, uint64_t sym);
 
-int ptd_export_new(struct ptd_export **out, struct ptd_sqlite *db, const struct ptd_machine *m,
+int ptd_export_new(struct ptd_export **out, struct ptd_db *db, const struct ptd_machine *m,
 		   int quiet, ptd_export_buildid_fn buildid, void *buildid_ctx, struct ptd_err *err)
 {
 	struct ptd_export *x = calloc(1, sizeof(*x));

@@ -1,5 +1,6 @@
 /* The database export of perf's db-export.c (perf script -s
- * export-to-sqlite.py DB all calls): every synthesized sample becomes a row
+ * export-to-sqlite.py or export-to-postgresql.py DB all calls), written to
+ * a row sink (formats/out/db.h): every synthesized sample becomes a row
  * of samples, with the events, machine, threads, comms, dsos and symbols it
  * names numbered as perf numbers them (in order of first use, 0 being
  * "unknown"); branch samples also drive the call/return pairing
@@ -18,7 +19,7 @@
 #include <stdint.h>
 
 #include "common/err.h"
-#include "formats/out/sqlite.h"
+#include "formats/out/db.h"
 #include "machine.h"
 #include "ptq.h"
 
@@ -48,7 +49,7 @@ typedef size_t (*ptd_export_buildid_fn)(void *ctx, const struct ptd_map *map, ui
 
 /* db is borrowed (finished or aborted by the caller); the machine must
  * outlive the export.  quiet: no progress on stderr.  buildid may be NULL. */
-int ptd_export_new(struct ptd_export **out, struct ptd_sqlite *db, const struct ptd_machine *m,
+int ptd_export_new(struct ptd_export **out, struct ptd_db *db, const struct ptd_machine *m,
 		   int quiet, ptd_export_buildid_fn buildid, void *buildid_ctx, struct ptd_err *err);
 void ptd_export_free(struct ptd_export *x);   /* NULL-safe */
 

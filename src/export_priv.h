@@ -20,7 +20,7 @@ enum { ID_EVSEL, ID_THREAD, ID_COMM, ID_COMM_THREAD, ID_DSO, ID_SYMBOL, ID_SAMPL
        ID_CALL, ID_SWITCH, ID_N };
 
 struct ptd_export {
-	struct ptd_sqlite *db;
+	struct ptd_db *db;
 	const struct ptd_machine *m;
 	struct ptd_callstack *cs;
 	struct ptd_err *err;          /* of the call in progress (for the call/return callback) */
@@ -40,7 +40,7 @@ struct ptd_export {
 static inline int ptd_export_row(struct ptd_export *x, enum ptd_db_table t,
 				 const struct ptd_db_val *v)
 {
-	return ptd_sqlite_row(x->db, t, v, x->err);
+	return ptd_db_row(x->db, t, v, x->err);
 }
 
 static inline uint64_t ptd_export_id(void *p)

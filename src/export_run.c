@@ -1,4 +1,4 @@
-/* --export=sqlite for the main job: see export_run.h. */
+/* --export for the main job: see export_run.h. */
 #include "export_run.h"
 
 #include <stdlib.h>
@@ -7,7 +7,6 @@
 
 #include "common/vec.h"
 #include "export.h"
-#include "formats/out/sqlite.h"
 #include "formats/perf/records.h"
 #include "symfile.h"
 
@@ -19,7 +18,7 @@ struct xswitch {
 };
 
 struct ptd_export_run {
-	struct ptd_sqlite *db;
+	struct ptd_db *db;
 	struct ptd_export *exp;
 	struct ptd_vec switches;      /* struct xswitch */
 	struct ptd_dsofiles *files;
@@ -39,8 +38,8 @@ static size_t file_build_id(void *ctx, const struct ptd_map *map, uint8_t id[20]
 	return f && f->data ? ptd_elf_build_id(f->data, f->size, id) : 0;
 }
 
-int ptd_export_run_open(struct ptd_export_run **out, const char *path, int replace,
-			struct ptd_err *err)
+int ptd_export_run_open(struct ptd_export_run **out, enum ptd_db_kind kind, const char *target,
+			int replace, int quiet, struct ptd_err *err)
 {
 	struct ptd_export_run *x = calloc(1, sizeof(*x));
 	int rc;
@@ -49,7 +48,7 @@ int ptd_export_run_open(struct ptd_export_run **out, const char *path, int repla
 	if (!x)
 		return ptd_err_set(err, PTD_E_NOMEM, "out of memory");
 	x->switches = (struct ptd_vec)PTD_VEC_INIT(sizeof(struct xswitch));
-	if ((rc = ptd_sqlite_open(&x->db, path, replace, err))) {
+	if ((rc = ptd_db_open(&x->db, kind, target, replace, quiet, err))) {
 		free(x);
 		return rc;
 	}
@@ -141,7 +140,7 @@ int ptd_export_run_end(struct ptd_export_run *x, struct ptd_err *err)
 	if (!rc)
 		rc = ptd_export_finish(x->exp, err);
 	if (!rc) {
-		rc = ptd_sqlite_finish(x->db, err);
+		rc = ptd_db_finish(x->db, err);
 		x->db = NULL;   /* freed, whatever happened */
 	}
 	return rc;
@@ -152,7 +151,7 @@ void ptd_export_run_free(struct ptd_export_run *x)
 	if (!x)
 		return;
 	ptd_export_free(x->exp);
-	ptd_sqlite_abort(x->db);
+	ptd_db_abort(x->db);
 	ptd_vec_fini(&x->switches);
 	free(x);
 }

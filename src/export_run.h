@@ -1,9 +1,11 @@
-/* --export=sqlite: the main job's samples into perf's export database
- * (export.h, formats/out/sqlite.h) instead of printing them. */
+/* --export=sqlite:FILE, --export=postgresql:CONNINFO: the main job's
+ * samples into perf's export database (export.h, formats/out/db.h)
+ * instead of printing them. */
 #ifndef PTD_EXPORT_RUN_H
 #define PTD_EXPORT_RUN_H
 
 #include "common/err.h"
+#include "formats/out/db.h"
 #include "formats/out/script.h"
 #include "ptq.h"
 #include "resolve.h"
@@ -11,10 +13,11 @@
 
 struct ptd_export_run;
 
-/* Create the database (sqlite.h's rules for an existing path).  Returns 0,
- * -PTD_E_INVAL (it exists), -PTD_E_UNSUPPORTED (no SQLite), -PTD_E_IO. */
-int ptd_export_run_open(struct ptd_export_run **out, const char *path, int replace,
-			struct ptd_err *err);
+/* Open the database (db.h's ptd_db_open: sqlite.h's and pg.h's rules for
+ * one that exists).  Returns 0, -PTD_E_INVAL (it exists), -PTD_E_UNSUPPORTED
+ * (no such backend in this build), -PTD_E_IO. */
+int ptd_export_run_open(struct ptd_export_run **out, enum ptd_db_kind kind, const char *target,
+			int replace, int quiet, struct ptd_err *err);
 /* Keep what the export needs of a record as the session reads it (the
  * context switches).  Returns 0 or -PTD_E_NOMEM. */
 int ptd_export_run_note(struct ptd_export_run *x, const struct ptd_event *ev);

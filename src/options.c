@@ -1,5 +1,7 @@
 #include "options.h"
 
+#include "formats/out/db.h"
+
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +36,9 @@ void ptd_options_usage(FILE *out)
 	      "  --time RANGES     only samples in these perf time ranges (START,STOP ...)\n"
 	      "  --export=sqlite:DB  write the database perf's export-to-sqlite.py writes\n"
 	      "                    (samples, calls, call paths; doc/formats.md) instead\n"
+	      "  --export=postgresql:CONNINFO  the same into the PostgreSQL database named by\n"
+	      "                    the libpq CONNINFO (dbname=NAME ..., or NAME), as perf's\n"
+	      "                    export-to-postgresql.py writes it; created if missing\n"
 	      "  --export-replace  let --export replace an existing database\n"
 	      "  --format=folded   instead, folded call stacks of the instruction samples\n"
 	      "                    (flame graphs; --itrace=i100us by default, with g)\n"
@@ -246,10 +251,16 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 			o->snapshot = optarg;
 			break;
 		case OPT_EXPORT:
-			if (strncmp(optarg, "sqlite:", 7) || !optarg[7])
-				return ptd_err_set(err, PTD_E_INVAL, "unknown --export '%s' (known: sqlite:FILE)",
-						   optarg);
-			o->export_sqlite = optarg + 7;
+			if (!strncmp(optarg, "sqlite:", 7) && optarg[7]) {
+				o->export_kind = PTD_DB_SQLITE;
+				o->export_target = optarg + 7;
+			} else if (!strncmp(optarg, "postgresql:", 11) && optarg[11]) {
+				o->export_kind = PTD_DB_POSTGRESQL;
+				o->export_target = optarg + 11;
+			} else {
+				return ptd_err_set(err, PTD_E_INVAL, "unknown --export '%s' (known: "
+						   "sqlite:FILE, postgresql:CONNINFO)", optarg);
+			}
 			break;
 		case OPT_EXPORT_REPLACE:
 			o->export_replace = 1;
@@ -369,7 +380,7 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 	    (o->action != PTD_ACTION_SCRIPT || o->format == PTD_FORMAT_JSON))
 		return ptd_err_set(err, PTD_E_INVAL, "--format=folded, --timeline and --latency cannot be "
 				   "combined with --dump, --stats or --format=json");
-	if (o->export_sqlite && (o->action != PTD_ACTION_SCRIPT || o->format == PTD_FORMAT_JSON))
+	if (o->export_kind && (o->action != PTD_ACTION_SCRIPT || o->format == PTD_FORMAT_JSON))
 		return ptd_err_set(err, PTD_E_INVAL, "--export cannot be combined with --dump, --stats "
 				   "or --format=json");
 	return 0;

@@ -58,7 +58,8 @@ struct ptd_options {
 	const char *time_str;                 /* --time */
 	int gaps;                             /* --gaps: the gap report */
 	const char *snapshot;                 /* --snapshot DIR */
-	const char *export_sqlite;            /* --export=sqlite:FILE */
+	int export_kind;                      /* --export=KIND:..., enum ptd_db_kind */
+	const char *export_target;            /* its FILE or CONNINFO */
 	int export_replace;                   /* --export-replace */
 	const char *timeline;                 /* --timeline=FILE */
 	const char *latency;                  /* --latency=SYMBOL */

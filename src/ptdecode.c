@@ -69,7 +69,8 @@ static int run_script(const struct ptd_options *o)
 	so.tid_list = o->tid_list;
 	so.time_str = o->time_str;
 	so.gaps = o->gaps;
-	so.export_sqlite = o->export_sqlite;
+	so.export_kind = o->export_kind;
+	so.export_target = o->export_target;
 	so.export_replace = o->export_replace;
 	so.views.folded = o->format == PTD_FORMAT_FOLDED;
 	so.views.timeline = o->timeline;

@@ -94,7 +94,7 @@ struct run {
 	struct ptd_script_branch brs[PTD_ITRACE_MAX_LAST_BRANCH_SZ];
 	int32_t first_tid;
 	struct ptd_gaps *gaps;        /* --gaps: the samples go to the gap report */
-	struct ptd_export_run *exp;   /* --export=sqlite: */
+	struct ptd_export_run *exp;   /* --export */
 	int exporting;                /* the samples go to exp */
 	struct ptd_views *views;      /* the call views: the samples go there */
 	struct ptd_err err;
@@ -563,10 +563,10 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 		fprintf(stderr, "ptdecode: out of memory\n");
 		goto out;
 	}
-	if (o->gaps && o->export_sqlite)
+	if (o->gaps && o->export_kind)
 		return bad_option("ptdecode: --gaps and --export cannot be combined");
 	if (o->views.folded || o->views.timeline || o->views.latency) {
-		if (o->gaps || o->export_sqlite || o->json)
+		if (o->gaps || o->export_kind || o->json)
 			return bad_option("ptdecode: --format=folded, --timeline and --latency cannot be "
 					  "combined with --gaps, --export or --format=json");
 		if (ptd_views_open(&r.views, &o->views, &err)) {
@@ -575,8 +575,9 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 		}
 		ptd_views_itrace(r.views, &it);
 	}
-	if (o->export_sqlite) {
-		if (ptd_export_run_open(&r.exp, o->export_sqlite, o->export_replace, &err)) {
+	if (o->export_kind) {
+		if (ptd_export_run_open(&r.exp, (enum ptd_db_kind)o->export_kind, o->export_target,
+					o->export_replace, o->quiet, &err)) {
 			fprintf(stderr, "ptdecode: %s\n", err.msg);
 			status = err.code == PTD_E_INVAL || err.code == PTD_E_UNSUPPORTED ? 1 : 2;
 			goto out;

@@ -26,8 +26,9 @@ struct ptd_script_run_opts {
 	const char *pid_list, *tid_list;   /* --pid, --tid "1,2", NULL: all */
 	const char *time_str;              /* --time, perf's ranges (timerange.h), NULL: all */
 	int gaps;                          /* --gaps: the gap report (src/gaps.h) instead of samples */
-	const char *export_sqlite;  /* --export=sqlite:PATH: write perf's export database instead */
-	int export_replace;         /* --export-replace: an existing PATH may be replaced */
+	int export_kind;            /* --export: enum ptd_db_kind (0: none) */
+	const char *export_target;  /* its FILE or CONNINFO: write perf's export database instead */
+	int export_replace;         /* --export-replace: an existing database may be replaced */
 	struct ptd_views_opts views;  /* --format=folded, --timeline, --latency (views.h) */
 };
 

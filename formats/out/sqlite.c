@@ -13,16 +13,12 @@
 #include "sqlite_schema.h"
 
 struct ptd_sqlite {
+	struct ptd_db base;
 	sqlite3 *db;
 	char *path, *tmp;
 	int replace;
 	sqlite3_stmt *ins[PTD_DB_NTABLES];
 };
-
-unsigned ptd_sqlite_columns(enum ptd_db_table t)
-{
-	return (unsigned)t < PTD_DB_NTABLES ? ptd_sqlite_tables[t].ncols : 0;
-}
 
 static int fail(struct ptd_sqlite *d, struct ptd_err *err, const char *what)
 {
@@ -53,8 +49,9 @@ static void release(struct ptd_sqlite *d)
 	free(d);
 }
 
-void ptd_sqlite_abort(struct ptd_sqlite *d)
+static void sq_abort(struct ptd_db *db)
 {
+	struct ptd_sqlite *d = (struct ptd_sqlite *)db;
 	char *tmp;
 
 	if (!d)
@@ -75,14 +72,14 @@ static int create(struct ptd_sqlite *d, struct ptd_err *err)
 	if ((rc = exec(d, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; BEGIN TRANSACTION", err)))
 		return rc;
 	for (i = 0; i < PTD_DB_NTABLES; i++) {
-		const struct ptd_sqlite_table *t = &ptd_sqlite_tables[i];
+		const char *name = ptd_db_table_name((enum ptd_db_table)i);
 		size_t n, k;
 
-		snprintf(sql, sizeof(sql), "CREATE TABLE %s (%s)", t->name, t->columns);
+		snprintf(sql, sizeof(sql), "CREATE TABLE %s (%s)", name, ptd_sqlite_columns[i]);
 		if ((rc = exec(d, sql, err)))
 			return rc;
-		n = (size_t)snprintf(sql, sizeof(sql), "INSERT INTO %s VALUES (?", t->name);
-		for (k = 1; k < t->ncols && n + 4 < sizeof(sql); k++)
+		n = (size_t)snprintf(sql, sizeof(sql), "INSERT INTO %s VALUES (?", name);
+		for (k = 1; k < ptd_db_columns((enum ptd_db_table)i) && n + 4 < sizeof(sql); k++)
 			n += (size_t)snprintf(sql + n, sizeof(sql) - n, ", ?");
 		snprintf(sql + n, sizeof(sql) - n, ")");
 		if (sqlite3_prepare_v2(d->db, sql, -1, &d->ins[i], NULL) != SQLITE_OK)
@@ -94,7 +91,13 @@ static int create(struct ptd_sqlite *d, struct ptd_err *err)
 	return 0;
 }
 
-int ptd_sqlite_open(struct ptd_sqlite **out, const char *path, int replace, struct ptd_err *err)
+static int sq_row(struct ptd_db *db, enum ptd_db_table t, const struct ptd_db_val *v,
+		  struct ptd_err *err);
+static int sq_finish(struct ptd_db *db, struct ptd_err *err);
+
+static const struct ptd_db_ops sq_ops = { sq_row, sq_finish, sq_abort };
+
+int ptd_sqlite_open(struct ptd_db **out, const char *path, int replace, struct ptd_err *err)
 {
 	struct ptd_sqlite *d;
 	struct stat st;
@@ -112,6 +115,7 @@ int ptd_sqlite_open(struct ptd_sqlite **out, const char *path, int replace, stru
 		return ptd_err_set(err, PTD_E_NOMEM, "out of memory");
 	}
 	sprintf(d->tmp, "%s.partial", path);
+	d->base.ops = &sq_ops;
 	d->replace = replace;
 	/* the temporary file is ours alone: an old one is not overwritten */
 	fd = open(d->tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
@@ -125,22 +129,23 @@ int ptd_sqlite_open(struct ptd_sqlite **out, const char *path, int replace, stru
 	close(fd);
 	if (sqlite3_open_v2(d->tmp, &d->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
 		rc = fail(d, err, "open");
-		ptd_sqlite_abort(d);
+		sq_abort(&d->base);
 		return rc;
 	}
 	if ((rc = create(d, err))) {
-		ptd_sqlite_abort(d);
+		sq_abort(&d->base);
 		return rc;
 	}
-	*out = d;
+	*out = &d->base;
 	return 0;
 }
 
-int ptd_sqlite_row(struct ptd_sqlite *d, enum ptd_db_table t, const struct ptd_db_val *v,
-		   struct ptd_err *err)
+static int sq_row(struct ptd_db *db, enum ptd_db_table t, const struct ptd_db_val *v,
+		  struct ptd_err *err)
 {
+	struct ptd_sqlite *d = (struct ptd_sqlite *)db;
 	sqlite3_stmt *st = d->ins[t];
-	unsigned i, n = ptd_sqlite_tables[t].ncols;
+	unsigned i, n = ptd_db_columns(t);
 	int rc = SQLITE_OK;
 
 	for (i = 0; i < n && rc == SQLITE_OK; i++) {
@@ -156,7 +161,7 @@ int ptd_sqlite_row(struct ptd_sqlite *d, enum ptd_db_table t, const struct ptd_d
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	if (rc != SQLITE_DONE)
-		return fail(d, err, ptd_sqlite_tables[t].name);
+		return fail(d, err, ptd_db_table_name(t));
 	return 0;
 }
 
@@ -220,8 +225,9 @@ static int tidy(struct ptd_sqlite *d, struct ptd_err *err)
 	return 0;
 }
 
-int ptd_sqlite_finish(struct ptd_sqlite *d, struct ptd_err *err)
+static int sq_finish(struct ptd_db *db, struct ptd_err *err)
 {
+	struct ptd_sqlite *d = (struct ptd_sqlite *)db;
 	size_t i;
 	int rc;
 
@@ -230,12 +236,12 @@ int ptd_sqlite_finish(struct ptd_sqlite *d, struct ptd_err *err)
 		d->ins[i] = NULL;
 	}
 	if ((rc = tidy(d, err)) || (rc = exec(d, "END TRANSACTION", err))) {
-		ptd_sqlite_abort(d);
+		sq_abort(&d->base);
 		return rc;
 	}
 	if (sqlite3_close(d->db) != SQLITE_OK) {
 		rc = fail(d, err, "close");
-		ptd_sqlite_abort(d);
+		sq_abort(&d->base);
 		return rc;
 	}
 	d->db = NULL;
@@ -243,7 +249,7 @@ int ptd_sqlite_finish(struct ptd_sqlite *d, struct ptd_err *err)
 	if (d->replace ? rename(d->tmp, d->path) : link(d->tmp, d->path)) {
 		rc = ptd_err_set(err, PTD_E_IO, "%s: %s%s", d->path, strerror(errno),
 				 errno == EEXIST ? "; give --export-replace to replace it" : "");
-		ptd_sqlite_abort(d);
+		sq_abort(&d->base);
 		return rc;
 	}
 	if (!d->replace)

@@ -5,58 +5,40 @@
  * and later, as perf does when it can). */
 #include "sqlite_schema.h"
 
-const struct ptd_sqlite_table ptd_sqlite_tables[PTD_DB_NTABLES] = {
-	[PTD_DB_SELECTED_EVENTS] = { "selected_events", 2,
-		"id integer NOT NULL PRIMARY KEY, name varchar(80)" },
-	[PTD_DB_MACHINES] = { "machines", 3,
-		"id integer NOT NULL PRIMARY KEY, pid integer, root_dir varchar(4096)" },
-	[PTD_DB_THREADS] = { "threads", 5,
-		"id integer NOT NULL PRIMARY KEY, machine_id bigint, process_id bigint, pid integer, "
-		"tid integer" },
-	[PTD_DB_COMMS] = { "comms", 5,
-		"id integer NOT NULL PRIMARY KEY, comm varchar(16), c_thread_id bigint, c_time bigint, "
-		"exec_flag boolean" },
-	[PTD_DB_COMM_THREADS] = { "comm_threads", 3,
-		"id integer NOT NULL PRIMARY KEY, comm_id bigint, thread_id bigint" },
-	[PTD_DB_DSOS] = { "dsos", 5,
-		"id integer NOT NULL PRIMARY KEY, machine_id bigint, short_name varchar(256), "
-		"long_name varchar(4096), build_id varchar(64)" },
-	[PTD_DB_SYMBOLS] = { "symbols", 6,
-		"id integer NOT NULL PRIMARY KEY, dso_id bigint, sym_start bigint, sym_end bigint, "
-		"binding integer, name varchar(2048)" },
-	[PTD_DB_BRANCH_TYPES] = { "branch_types", 2,
-		"id integer NOT NULL PRIMARY KEY, name varchar(80)" },
-	[PTD_DB_SAMPLES] = { "samples", 25,
-		"id integer NOT NULL PRIMARY KEY, evsel_id bigint, machine_id bigint, thread_id bigint, "
+const char *const ptd_sqlite_columns[PTD_DB_NTABLES] = {
+	[PTD_DB_SELECTED_EVENTS] = "id integer NOT NULL PRIMARY KEY, name varchar(80)",
+	[PTD_DB_MACHINES] = "id integer NOT NULL PRIMARY KEY, pid integer, root_dir varchar(4096)",
+	[PTD_DB_THREADS] = "id integer NOT NULL PRIMARY KEY, machine_id bigint, process_id bigint, pid integer, "
+		"tid integer",
+	[PTD_DB_COMMS] = "id integer NOT NULL PRIMARY KEY, comm varchar(16), c_thread_id bigint, c_time bigint, "
+		"exec_flag boolean",
+	[PTD_DB_COMM_THREADS] = "id integer NOT NULL PRIMARY KEY, comm_id bigint, thread_id bigint",
+	[PTD_DB_DSOS] = "id integer NOT NULL PRIMARY KEY, machine_id bigint, short_name varchar(256), "
+		"long_name varchar(4096), build_id varchar(64)",
+	[PTD_DB_SYMBOLS] = "id integer NOT NULL PRIMARY KEY, dso_id bigint, sym_start bigint, sym_end bigint, "
+		"binding integer, name varchar(2048)",
+	[PTD_DB_BRANCH_TYPES] = "id integer NOT NULL PRIMARY KEY, name varchar(80)",
+	[PTD_DB_SAMPLES] = "id integer NOT NULL PRIMARY KEY, evsel_id bigint, machine_id bigint, thread_id bigint, "
 		"comm_id bigint, dso_id bigint, symbol_id bigint, sym_offset bigint, ip bigint, "
 		"time bigint, cpu integer, to_dso_id bigint, to_symbol_id bigint, to_sym_offset bigint, "
 		"to_ip bigint, period bigint, weight bigint, transaction_ bigint, data_src bigint, "
 		"branch_type integer, in_tx boolean, call_path_id bigint, insn_count bigint, "
-		"cyc_count bigint, flags integer" },
-	[PTD_DB_CALL_PATHS] = { "call_paths", 4,
-		"id integer NOT NULL PRIMARY KEY, parent_id bigint, symbol_id bigint, ip bigint" },
-	[PTD_DB_CALLS] = { "calls", 14,
-		"id integer NOT NULL PRIMARY KEY, thread_id bigint, comm_id bigint, call_path_id bigint, "
+		"cyc_count bigint, flags integer",
+	[PTD_DB_CALL_PATHS] = "id integer NOT NULL PRIMARY KEY, parent_id bigint, symbol_id bigint, ip bigint",
+	[PTD_DB_CALLS] = "id integer NOT NULL PRIMARY KEY, thread_id bigint, comm_id bigint, call_path_id bigint, "
 		"call_time bigint, return_time bigint, branch_count bigint, call_id bigint, "
 		"return_id bigint, parent_call_path_id bigint, flags integer, parent_id bigint, "
-		"insn_count bigint, cyc_count bigint" },
-	[PTD_DB_PTWRITE] = { "ptwrite", 3,
-		"id integer NOT NULL PRIMARY KEY, payload bigint, exact_ip integer" },
-	[PTD_DB_CBR] = { "cbr", 4,
-		"id integer NOT NULL PRIMARY KEY, cbr integer, mhz integer, percent integer" },
-	[PTD_DB_MWAIT] = { "mwait", 3,
-		"id integer NOT NULL PRIMARY KEY, hints integer, extensions integer" },
-	[PTD_DB_PWRE] = { "pwre", 4,
-		"id integer NOT NULL PRIMARY KEY, cstate integer, subcstate integer, hw integer" },
-	[PTD_DB_EXSTOP] = { "exstop", 2,
-		"id integer NOT NULL PRIMARY KEY, exact_ip integer" },
-	[PTD_DB_PWRX] = { "pwrx", 4,
-		"id integer NOT NULL PRIMARY KEY, deepest_cstate integer, last_cstate integer, "
-		"wake_reason integer" },
-	[PTD_DB_CONTEXT_SWITCHES] = { "context_switches", 9,
-		"id integer NOT NULL PRIMARY KEY, machine_id bigint, time bigint, cpu integer, "
+		"insn_count bigint, cyc_count bigint",
+	[PTD_DB_PTWRITE] = "id integer NOT NULL PRIMARY KEY, payload bigint, exact_ip integer",
+	[PTD_DB_CBR] = "id integer NOT NULL PRIMARY KEY, cbr integer, mhz integer, percent integer",
+	[PTD_DB_MWAIT] = "id integer NOT NULL PRIMARY KEY, hints integer, extensions integer",
+	[PTD_DB_PWRE] = "id integer NOT NULL PRIMARY KEY, cstate integer, subcstate integer, hw integer",
+	[PTD_DB_EXSTOP] = "id integer NOT NULL PRIMARY KEY, exact_ip integer",
+	[PTD_DB_PWRX] = "id integer NOT NULL PRIMARY KEY, deepest_cstate integer, last_cstate integer, "
+		"wake_reason integer",
+	[PTD_DB_CONTEXT_SWITCHES] = "id integer NOT NULL PRIMARY KEY, machine_id bigint, time bigint, cpu integer, "
 		"thread_out_id bigint, comm_out_id bigint, thread_in_id bigint, comm_in_id bigint, "
-		"flags integer" },
+		"flags integer",
 };
 
 #define HOST_OR_GUEST "(SELECT host_or_guest FROM machines_view WHERE id = machine_id) AS host_or_guest, "

@@ -4,13 +4,8 @@
 
 #include "sqlite.h"
 
-struct ptd_sqlite_table {
-	const char *name;
-	unsigned ncols;
-	const char *columns;   /* the CREATE TABLE column list */
-};
-
-extern const struct ptd_sqlite_table ptd_sqlite_tables[PTD_DB_NTABLES];
+/* each table's CREATE TABLE column list (db.h's order) */
+extern const char *const ptd_sqlite_columns[PTD_DB_NTABLES];
 /* CREATE VIEW statements, NULL-terminated */
 extern const char *const ptd_sqlite_views[];
 
