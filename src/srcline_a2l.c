@@ -6,6 +6,7 @@
 
 #ifdef HAVE_LIBDW
 
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -39,6 +40,11 @@ struct ptd_a2l {
 	struct sym *syms;         /* symbol table order */
 	size_t nsyms;
 	size_t strndx;            /* the symbols' string table section */
+	/* the rows of the last unit's line table that name DWARF 5's file 1
+	 * only by default (no set_file before them in their sequence) */
+	Dwarf_Lines *dflt_lines;
+	uint8_t *dflt;
+	char *path;               /* the last file name joined with comp_dir */
 };
 
 static int load_symbols(struct ptd_a2l *a)
@@ -148,6 +154,8 @@ void ptd_a2l_close(struct ptd_a2l *a)
 		close(a->fd);
 	free(a->secs);
 	free(a->syms);
+	free(a->dflt);
+	free(a->path);
 	free(a);
 }
 
@@ -167,6 +175,72 @@ static int find_cu(Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
 		off = next;
 	}
 	return 0;
+}
+
+/* binutils starts each sequence of a DWARF 5 line table with file entry 0
+ * where DWARF says 1: the rows before the sequence's first set_file name
+ * entry 0.  The rows (in address order, sequences apart) whose file is 1
+ * with no other file before them in their sequence are marked in
+ * a->dflt.  Returns 0, or -1 when out of memory. */
+static int mark_default_rows(struct ptd_a2l *a, Dwarf_Lines *lines, size_t n)
+{
+	int explicit_file = 0;
+	size_t i;
+
+	if (a->dflt_lines == lines)
+		return 0;
+	free(a->dflt);
+	a->dflt_lines = NULL;
+	if (!(a->dflt = calloc(n, 1)))
+		return -1;
+	for (i = 0; i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Files *files;
+		size_t idx;
+		bool end = false;
+
+		if (!l || dwarf_line_file(l, &files, &idx))
+			continue;
+		if (idx != 1)
+			explicit_file = 1;
+		a->dflt[i] = !explicit_file && idx == 1;
+		if (!dwarf_lineendsequence(l, &end) && end)
+			explicit_file = 0;
+	}
+	a->dflt_lines = lines;
+	return 0;
+}
+
+/* The line table row's file as binutils names it: libdw joins a relative
+ * name with its directory; binutils also puts the unit's comp_dir before
+ * a relative directory. */
+static const char *row_file(struct ptd_a2l *a, Dwarf_Die *cu, Dwarf_Lines *lines, size_t n,
+			    size_t i)
+{
+	Dwarf_Line *l = dwarf_onesrcline(lines, i);
+	Dwarf_Half version = 0;
+	Dwarf_Files *files;
+	Dwarf_Attribute at;
+	const char *name, *comp;
+	size_t idx;
+
+	if (dwarf_cu_info(cu->cu, &version, NULL, NULL, NULL, NULL, NULL, NULL) == 0 &&
+	    version >= 5 && !mark_default_rows(a, lines, n) && a->dflt[i] &&
+	    !dwarf_line_file(l, &files, &idx))
+		name = dwarf_filesrc(files, 0, NULL, NULL);
+	else
+		name = dwarf_linesrc(l, NULL, NULL);
+	if (!name || name[0] == '/' ||
+	    !(comp = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &at))))
+		return name;
+	free(a->path);
+	a->path = malloc(strlen(comp) + strlen(name) + 2);
+	if (!a->path)
+		return name;
+	strcpy(a->path, comp);
+	strcat(a->path, "/");
+	strcat(a->path, name);
+	return a->path;
 }
 
 /* The line table row for addr: of the rows at the greatest address at or
@@ -203,7 +277,7 @@ static int dwarf_line(struct ptd_a2l *a, uint64_t addr, const char **file, unsig
 			break;
 		if (dwarf_lineendsequence(l, &end) || end)
 			continue;
-		*file = dwarf_linesrc(l, NULL, NULL);
+		*file = row_file(a, &cu, lines, n, i);
 		if (dwarf_lineno(l, &ln) || ln < 0)
 			ln = 0;
 		*line = (unsigned)ln;
