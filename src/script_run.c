@@ -342,6 +342,11 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 		s.disasm = disasm(r, sy, map);
 	if (r->json) {
 		struct ptd_script_loc locs[CHAIN_MAX];
+
+		/* -F srcline: the ip's, as the text prints it (borrowed until
+		 * the next lookup) */
+		if (r->srcl && s.ip_loc.dso)
+			s.ip_loc.srcline = ptd_resolve_srcline(&r->rv, r->srcl, &s.ip_loc);
 		size_t i;
 
 		for (i = 0; i < s.callchain_nr; i++)
@@ -638,7 +643,7 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	for (i = 0; i < PTD_SCRIPT_OT_MAX; i++)
 		if (r.ps.out[i].fields & PTD_SCRIPT_SRCLINE)
 			break;
-	if (i < PTD_SCRIPT_OT_MAX && !r.json) {
+	if (i < PTD_SCRIPT_OT_MAX) {
 		if (!ptd_srcline_available()) {
 			fprintf(stderr, "ptdecode: -F srcline needs libdw, which this build was "
 				"configured without\n");
