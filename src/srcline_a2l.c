@@ -16,7 +16,7 @@
 
 /* Limits on one file (hostile files: bounded memory). */
 #define MAX_SECS 65536u
-#define MAX_SYMS (1u << 24)
+#define MAX_SYMS (1u << 22)
 
 struct sec {
 	uint64_t addr, size;
@@ -45,6 +45,11 @@ struct ptd_a2l {
 	Dwarf_Lines *dflt_lines;
 	uint8_t *dflt;
 	char *path;               /* the last file name joined with comp_dir */
+	/* binutils' elf_find_function cache: the last answer, reused for
+	 * addresses of its section within [start, start + size) */
+	const struct sec *c_sec;
+	const struct sym *c_best, *c_file;
+	uint64_t c_size;
 };
 
 static int load_symbols(struct ptd_a2l *a)
@@ -68,6 +73,8 @@ static int load_symbols(struct ptd_a2l *a)
 		}
 	}
 	if (!tab || !tsh.sh_entsize || !(d = elf_getdata(tab, NULL)))
+		return 0;
+	if (!gelf_fsize(a->elf, ELF_T_SYM, 1, EV_CURRENT) || !d->d_buf)
 		return 0;
 	n = d->d_size / gelf_fsize(a->elf, ELF_T_SYM, 1, EV_CURRENT);
 	if (n > MAX_SYMS)
@@ -321,6 +328,12 @@ static int symtab_line(struct ptd_a2l *a, const struct sec *sec, uint64_t addr, 
 	uint64_t best_off = 0, best_size = 0;
 	size_t i;
 
+	if (a->c_best && a->c_sec == sec && addr >= a->c_best->value &&
+	    addr - a->c_best->value < a->c_size) {
+		best = a->c_best;
+		bestfile = a->c_file;
+		goto found;
+	}
 	for (i = 0; i < a->nsyms; i++) {
 		const struct sym *s = &a->syms[i];
 		uint64_t size;
@@ -354,8 +367,13 @@ static int symtab_line(struct ptd_a2l *a, const struct sec *sec, uint64_t addr, 
 			best_size = s->value - best_off;
 		}
 	}
+	a->c_sec = sec;
+	a->c_best = best;
+	a->c_file = bestfile;
+	a->c_size = best_size;
 	if (!best)
 		return 0;
+found:
 	*file = bestfile ? elf_strptr(a->elf, a->strndx, bestfile->name) : NULL;
 	return 1;
 }
