@@ -27,6 +27,10 @@ void ptd_options_usage(FILE *out)
 	      "                    without it perf script's default (calls, errors, power)\n"
 	      "  -F, --fields LIST perf script's -F (comm,tid,time,ip,sym,addr,flags, +insn, ...)\n"
 	      "  --ns              times with nanoseconds\n"
+	      "  --full-source-path  -F srcline shows the whole source file path\n"
+	      "  --inline, --no-inline  perf script's inline frames switch (on by default;\n"
+	      "                    they only appear in callchains unwound from stack\n"
+	      "                    copies, which Intel PT callchains are not)\n"
 	      "  --format=json     one JSON object per sample instead (fields: doc/formats.md)\n"
 	      "  --insn-trace, --call-trace, --call-ret-trace   perf script's shortcuts\n"
 	      "  --gaps            instead of samples, every gap in the trace: its cause, time\n"
@@ -92,7 +96,8 @@ enum {
 	OPT_EVENT_TICK, OPT_STAT, OPT_STAT_INSN, OPT_INSN_DECODER, OPT_BACKEND,
 	OPT_ITRACE = 512, OPT_NS, OPT_SYMFS, OPT_BUILDID_DIR, OPT_INSN_TRACE, OPT_CALL_TRACE,
 	OPT_CALL_RET_TRACE, OPT_PID, OPT_TID, OPT_TIME, OPT_GAPS, OPT_SNAPSHOT, OPT_EXPORT,
-	OPT_EXPORT_REPLACE, OPT_TIMELINE, OPT_LATENCY,
+	OPT_EXPORT_REPLACE, OPT_TIMELINE, OPT_LATENCY, OPT_FULL_SOURCE_PATH, OPT_INLINE,
+	OPT_NO_INLINE,
 };
 
 /* Options handed to the backend by name: the long option name is the key. */
@@ -164,6 +169,9 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 		{ "export-replace", no_argument, NULL, OPT_EXPORT_REPLACE },
 		{ "timeline", required_argument, NULL, OPT_TIMELINE },
 		{ "latency", required_argument, NULL, OPT_LATENCY },
+		{ "full-source-path", no_argument, NULL, OPT_FULL_SOURCE_PATH },
+		{ "inline", no_argument, NULL, OPT_INLINE },
+		{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
 		BACKEND("mtc-freq"), BACKEND("nom-freq"),
 		BACKEND("cpuid-0x15.eax"), BACKEND("cpuid-0x15.ebx"),
 		BACKEND("filter:addr0_cfg"), BACKEND("filter:addr0_a"), BACKEND("filter:addr0_b"),
@@ -272,6 +280,13 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 			if (!*optarg)
 				return ptd_err_set(err, PTD_E_INVAL, "--latency needs a symbol name");
 			o->latency = optarg;
+			break;
+		case OPT_FULL_SOURCE_PATH:
+			o->full_source_path = 1;
+			break;
+		case OPT_INLINE:
+		case OPT_NO_INLINE:
+			o->no_inline = c == OPT_NO_INLINE;
 			break;
 		case OPT_FORMAT:
 			if (!strcmp(optarg, "json")) {

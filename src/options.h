@@ -51,6 +51,10 @@ struct ptd_options {
 	int shortcut;                         /* -1, or enum ptd_itrace_shortcut */
 	const char *shortcut_arg;
 	int ns;                               /* --ns */
+	int full_source_path;                 /* --full-source-path */
+	int no_inline;                        /* --no-inline (perf's inline_name off); no
+	                                       * effect: perf adds inline frames only to
+	                                       * callchains unwound from stack copies */
 	const char *symfs;                    /* --symfs DIR */
 	const char *buildid_dir;              /* --buildid-dir DIR */
 	const char *cpu_list;                 /* -C / --cpu LIST (without --pt) */

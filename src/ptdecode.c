@@ -60,6 +60,7 @@ static int run_script(const struct ptd_options *o)
 	so.shortcut = o->shortcut;
 	so.shortcut_arg = o->shortcut_arg;
 	so.ns = o->ns;
+	so.full_source_path = o->full_source_path;
 	so.symfs = o->symfs;
 	so.buildid_dir = o->buildid_dir;
 	so.quiet = o->quiet;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "srcline.h"
 #include "symfile.h"
 
 #define CACHE_BITS 12
@@ -89,6 +90,8 @@ const struct ptd_map *ptd_resolve(struct ptd_resolver *r, int32_t pid, uint64_t 
 	if (!map)
 		return NULL;
 	loc->dso = map->filename;
+	loc->map = map;
+	loc->map_off = addr - map->start + map->pgoff;
 	f = ptd_resolve_file(r, map);
 	if (f && !f->symfile_done) {
 		char buf[4096];
@@ -106,4 +109,24 @@ const struct ptd_map *ptd_resolve(struct ptd_resolver *r, int32_t pid, uint64_t 
 			*si = e->si;
 	}
 	return map;
+}
+
+const char *ptd_resolve_srcline(struct ptd_resolver *r, struct ptd_srcline *sl,
+				const struct ptd_script_loc *loc)
+{
+	const struct ptd_map *map = loc->map;
+	struct ptd_dsofile *f;
+	const char *file = NULL;
+
+	if (!map)
+		return NULL;
+	f = ptd_resolve_file(r, map);
+	/* dso__name(): the symbols' file when it has a .symtab, else the
+	 * recorded name; the runtime binary gives the text offset */
+	if (f && f->symfile && ptd_symcache_full(r->syms, f->symfile) == 1)
+		file = f->symfile;
+	else
+		file = map->filename;
+	return ptd_srcline_get(sl, map->filename, file,
+			       f && f->data ? f->path : f ? f->symfile : NULL, loc->map_off);
 }

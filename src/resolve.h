@@ -41,4 +41,10 @@ struct ptd_dsofile *ptd_resolve_file(struct ptd_resolver *r, const struct ptd_ma
 const struct ptd_map *ptd_resolve(struct ptd_resolver *r, int32_t pid, uint64_t addr,
 				  uint64_t now, struct ptd_script_loc *loc, struct ptd_sym_info *si);
 
+/* -F srcline for loc (filled by ptd_resolve): the text perf prints, or
+ * NULL (srcline.h). */
+struct ptd_srcline;
+const char *ptd_resolve_srcline(struct ptd_resolver *r, struct ptd_srcline *sl,
+				const struct ptd_script_loc *loc);
+
 #endif

@@ -26,6 +26,7 @@
 #include "ptq.h"
 #include "ptq_conf.h"
 #include "resolve.h"
+#include "srcline.h"
 #include "session.h"
 #include "symbols.h"
 #include "timerange.h"
@@ -78,6 +79,7 @@ struct run {
 	struct ptd_resolver rv;         /* addresses to maps, files and symbols */
 	struct ptd_symcache *syms;
 	struct ptd_disasm *dis;       /* -F disasm */
+	struct ptd_srcline *srcl;     /* -F srcline */
 	char distext[256];
 	FILE *out;
 	int json;
@@ -127,6 +129,14 @@ static void modifiers(uint64_t w, char *buf, size_t n)
 	if (colon)
 		buf[colon - 1] = ':';
 	buf[r] = 0;
+}
+
+/* -F srcline (formats/out/script.h's callback) */
+static const char *srcline(void *ctx, const struct ptd_script_loc *loc)
+{
+	struct run *r = ctx;
+
+	return ptd_resolve_srcline(&r->rv, r->srcl, loc);
 }
 
 /* Where addr is at time now in process pid (resolve.h) */
@@ -337,6 +347,11 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 		s.disasm = disasm(r, sy, map);
 	if (r->json) {
 		struct ptd_script_loc locs[CHAIN_MAX];
+
+		/* -F srcline: the ip's, as the text prints it (borrowed until
+		 * the next lookup) */
+		if (r->srcl && s.ip_loc.dso)
+			s.ip_loc.srcline = ptd_resolve_srcline(&r->rv, r->srcl, &s.ip_loc);
 		size_t i;
 
 		for (i = 0; i < s.callchain_nr; i++)
@@ -641,6 +656,23 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 		fprintf(stderr, "ptdecode: out of memory\n");
 		goto out;
 	}
+	for (i = 0; i < PTD_SCRIPT_OT_MAX; i++)
+		if (r.ps.out[i].fields & PTD_SCRIPT_SRCLINE)
+			break;
+	if (i < PTD_SCRIPT_OT_MAX) {
+		if (!ptd_srcline_available()) {
+			fprintf(stderr, "ptdecode: -F srcline needs libdw, which this build was "
+				"configured without\n");
+			status = 1;
+			goto out;
+		}
+		if (!(r.srcl = ptd_srcline_new(o->full_source_path))) {
+			fprintf(stderr, "ptdecode: out of memory\n");
+			goto out;
+		}
+		r.ps.srcline = srcline;
+		r.ps.srcline_ctx = &r;
+	}
 	if (it.dont_decode && !r.exp) {
 		status = 0;
 		goto out;
@@ -711,5 +743,6 @@ out:
 	ptd_symcache_free(r.syms);
 	free(r.ranges);
 	ptd_disasm_free(r.dis);
+	ptd_srcline_free(r.srcl);
 	return status;
 }

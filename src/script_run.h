@@ -18,6 +18,7 @@ struct ptd_script_run_opts {
 	int shortcut;               /* -1 none, else enum ptd_itrace_shortcut */
 	const char *shortcut_arg;
 	int ns;                     /* --ns */
+	int full_source_path;       /* --full-source-path: srcline with the whole path */
 	const char *symfs;
 	const char *buildid_dir;
 	int quiet;

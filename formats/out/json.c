@@ -49,6 +49,10 @@ static void loc_(FILE *out, int first, const char *prefix, uint64_t addr,
 		fprintf(out, ",\"%s_symoff\":%" PRIu64, prefix, l->symoff);
 	snprintf(k, sizeof(k), "%s_dso", prefix);
 	key_str(out, k, l->dso);
+	if (l->srcline) {
+		snprintf(k, sizeof(k), "%s_srcline", prefix);
+		key_str(out, k, l->srcline);
+	}
 }
 
 static void loc(FILE *out, const char *prefix, uint64_t addr, const struct ptd_script_loc *l)

@@ -116,6 +116,20 @@ static void put_sym(FILE *out, const struct ptd_script_loc *l, int offs)
 
 #define PF(x) (o->fields & F(x))
 
+/* map__fprintf_srcline(): "\n  file:line" for an address in a map */
+static void put_srcline(const struct ptd_script *ps, FILE *out, const struct ptd_script_loc *l)
+{
+	const char *t;
+
+	if (!l->dso)
+		return;
+	t = l->srcline ? l->srcline : ps->srcline ? ps->srcline(ps->srcline_ctx, l) : NULL;
+	if (t) {
+		fputs("\n  ", out);
+		fputs(t, out);
+	}
+}
+
 /* sample__fprintf_sym() without a callchain, and sample__fprintf_callchain() */
 static void put_ip(const struct ptd_script *ps, const struct ptd_script_out *o, FILE *out,
 		   const struct ptd_script_sample *s, int srcline)
@@ -132,8 +146,8 @@ static void put_ip(const struct ptd_script *ps, const struct ptd_script_out *o, 
 			put_dso(ps, out, s->ip_loc.dso);
 			ptd_putc(')', out);
 		}
-		if (srcline && PF(SRCLINE) && s->ip_loc.dso && s->ip_loc.srcline)
-			fprintf(out, "\n  %s", s->ip_loc.srcline);
+		if (srcline && PF(SRCLINE))
+			put_srcline(ps, out, &s->ip_loc);
 		return;
 	}
 	for (i = 0; i < s->callchain_nr; i++) {
@@ -150,8 +164,8 @@ static void put_ip(const struct ptd_script *ps, const struct ptd_script_out *o, 
 			put_dso(ps, out, fr->loc.dso);
 			ptd_putc(')', out);
 		}
-		if (PF(SRCLINE) && fr->loc.dso && fr->loc.srcline)
-			fprintf(out, "\n  %s", fr->loc.srcline);
+		if (PF(SRCLINE))
+			put_srcline(ps, out, &fr->loc);
 		ptd_putc('\n', out);
 	}
 }
@@ -453,9 +467,8 @@ static void put_bts(struct ptd_script *ps, const struct ptd_script_out *o, FILE 
 		put_addr(ps, o, out, s);
 	}
 	put_ipc(o, out, s);
-	if (PF(IP) && PF(SRCLINE) && !(ps->use_callchain && s->callchain) &&
-	    s->ip_loc.dso && s->ip_loc.srcline)
-		fprintf(out, "\n  %s", s->ip_loc.srcline);
+	if (PF(IP) && PF(SRCLINE) && !(ps->use_callchain && s->callchain))
+		put_srcline(ps, out, &s->ip_loc);
 	put_insn(o, out, s);
 	ptd_putc('\n', out);
 }

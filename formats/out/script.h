@@ -102,6 +102,8 @@ struct ptd_script_out {
 	int wildcard_set;
 };
 
+struct ptd_script_loc;
+
 /* The field set, options and the little state perf script keeps between
  * lines.  ptd_script_init gives perf's defaults (no -F). */
 struct ptd_script {
@@ -119,6 +121,11 @@ struct ptd_script {
 	                             * attr.branch_sample_type or'ed, for perf's
 	                             * brstackinsn check on files without AUX data;
 	                             * the caller's, before ptd_script_setup */
+	/* -F srcline: the text perf prints after "\n  " for loc (a loc with a
+	 * dso and no srcline), NULL for nothing; called as perf calls
+	 * map__fprintf_srcline, once per printed line.  NULL: no srcline. */
+	const char *(*srcline)(void *ctx, const struct ptd_script_loc *loc);
+	void *srcline_ctx;
 	/* state */
 	int spacing;                /* callindent's column */
 	uint64_t initial_time, previous_time;
@@ -140,7 +147,10 @@ struct ptd_script_loc {
 	const char *sym;            /* symbol name */
 	uint64_t symoff;            /* address - symbol start, printed "+0x%lx" */
 	const char *dso;            /* the map's dso name ("/bin/loops", "[kernel.kallsyms]") */
-	const char *srcline;        /* "file:line" for -F srcline, NULL when unknown */
+	const char *srcline;        /* -F srcline's text when known beforehand, else
+	                             * NULL: the script's srcline callback is asked */
+	const void *map;            /* the caller's: the map the address is in */
+	uint64_t map_off;           /* the address's file offset in that map */
 };
 
 /* One callchain entry: addr as perf prints it (map-relative for user
