@@ -25,7 +25,7 @@ fi
 echo "fuzz: building the instrumented library" >&2
 make -C "$out/lib" -s -j"$(nproc)" libptd.a >/dev/null
 libs() { sed -n "s/^$1 = //p" "$out/lib/Makefile"; }
-LIBS="$(libs ZSTD_LIBS) $(libs LIBIPT_LIBS) $(libs CAPSTONE_LIBS) $(libs OPENCSD_LIBS) $(libs SQLITE3_LIBS) $(libs LIBPQ_LIBS)"
+LIBS="$(libs ZSTD_LIBS) $(libs LIBIPT_LIBS) $(libs CAPSTONE_LIBS) $(libs OPENCSD_LIBS) $(libs SQLITE3_LIBS)"
 # OpenCSD 1.3.3 leaks its element callback wrapper (tests/lsan.supp)
 export LSAN_OPTIONS="suppressions=$top/tests/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 FLAGS="-g -O1 -fsanitize=fuzzer $SAN -I$top/src -I$top -I$out/lib -DFUZZ_TESTDATA=\"$top/testdata\""

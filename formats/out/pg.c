@@ -2,7 +2,6 @@
 #include "pg.h"
 
 #include <errno.h>
-#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 
 #include "pg_copy.h"
 #include "pg_schema.h"
+#include "pq_load.h"
 
 #define MAXCOLS 25
 
@@ -167,7 +167,7 @@ static const struct ptd_db_ops pg_ops = { pg_row, pg_finish, pg_abort };
 int ptd_pg_open(struct ptd_db **out, const char *conninfo, int replace, int quiet,
 		struct ptd_err *err)
 {
-	struct ptd_pg *d = calloc(1, sizeof(*d));
+	struct ptd_pg *d;
 	int bare = !strchr(conninfo, '=') && !strstr(conninfo, "://"), rc;
 	char *msg = NULL;
 	const char *name = bare ? conninfo : NULL;
@@ -175,6 +175,9 @@ int ptd_pg_open(struct ptd_db **out, const char *conninfo, int replace, int quie
 	size_t i;
 
 	*out = NULL;
+	if ((rc = ptd_pq_load(err)))
+		return rc;
+	d = calloc(1, sizeof(*d));
 	if (!d)
 		return ptd_err_set(err, PTD_E_NOMEM, "out of memory");
 	d->base.ops = &pg_ops;
