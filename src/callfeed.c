@@ -167,19 +167,8 @@ int ptd_callfeed_branch(struct ptd_callfeed *f, struct ptd_resolver *rv, const s
 	if ((from = sym_key(f, rv, sy, sy->ip, &at_start)) < 0 ||
 	    (to = sym_key(f, rv, sy, sy->addr, &at_start)) < 0)
 		return -1;
-	memset(&b, 0, sizeof(b));
-	b.pid = sy->pid;
-	b.tid = sy->tid;
-	b.cpu = sy->cpu;
+	ptd_cs_branch_from(&b, sy);
 	b.comm = comm_key(f->m, sy->pid, sy->now);
-	b.time = sy->time;
-	b.ip = sy->ip;
-	b.addr = sy->addr;
-	b.flags = sy->flags;
-	b.insn_len = sy->insn_len;
-	b.insn_cnt = sy->insn_cnt;
-	b.cyc_cnt = sy->cyc_cnt;
-	b.trace_nr = sy->trace_nr;
 	b.ref = ++f->nbranch;
 	b.from_sym = (uint64_t)from;
 	b.to_sym = (uint64_t)to;

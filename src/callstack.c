@@ -6,6 +6,7 @@
 
 #include "common/u64map.h"
 #include "formats/perf/abi.h"
+#include "ptq.h"
 
 enum { RP_NONE, RP_POSSIBLE, RP_DETECTED };   /* x86 retpoline detection */
 
@@ -501,4 +502,20 @@ int ptd_callstack_flush_all(struct ptd_callstack *cs)
 		if ((rc = flush(cs, v)))
 			return rc;
 	return 0;
+}
+
+void ptd_cs_branch_from(struct ptd_cs_branch *b, const struct ptd_synth *sy)
+{
+	memset(b, 0, sizeof(*b));
+	b->pid = sy->pid;
+	b->tid = sy->tid;
+	b->cpu = sy->cpu;
+	b->time = sy->time;
+	b->ip = sy->ip;
+	b->addr = sy->addr;
+	b->flags = sy->flags;
+	b->insn_len = sy->insn_len;
+	b->insn_cnt = sy->insn_cnt;
+	b->cyc_cnt = sy->cyc_cnt;
+	b->trace_nr = sy->trace_nr;
 }

@@ -92,6 +92,11 @@ struct ptd_callstack *ptd_callstack_new(uint64_t kernel_start, ptd_call_return_f
 					ptd_cs_retpoline_fn retpoline, void *ctx);
 void ptd_callstack_free(struct ptd_callstack *cs);   /* NULL-safe; flushes nothing */
 
+struct ptd_synth;
+/* *b from a synthesized branch sample (ptq.h): all but comm, ref and the
+ * symbol keys, which the caller sets (zero until then). */
+void ptd_cs_branch_from(struct ptd_cs_branch *b, const struct ptd_synth *sy);
+
 /* Process one branch sample.  Returns 0, fn's value, or -1 when out of
  * memory / over PTD_CALLPATH_MAX. */
 int ptd_callstack_branch(struct ptd_callstack *cs, const struct ptd_cs_branch *b);

@@ -404,19 +404,8 @@ int ptd_export_sample(struct ptd_export *x, const struct ptd_export_sample *s, s
 
 		if ((rc = export_loc(x, &s->addr, &to_dso, &to_sym, &to_off)))
 			return rc;
-		memset(&b, 0, sizeof(b));
-		b.pid = sy->pid;
-		b.tid = sy->tid;
-		b.cpu = sy->cpu;
+		ptd_cs_branch_from(&b, sy);
 		b.comm = comm_id;
-		b.time = sy->time;
-		b.ip = sy->ip;
-		b.addr = sy->addr;
-		b.flags = sy->flags;
-		b.insn_len = sy->insn_len;
-		b.insn_cnt = sy->insn_cnt;
-		b.cyc_cnt = sy->cyc_cnt;
-		b.trace_nr = sy->trace_nr;
 		b.ref = id;
 		b.from_sym = sym;
 		b.to_sym = to_sym;

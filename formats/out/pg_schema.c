@@ -4,6 +4,8 @@
  * their primary keys after the rows, with perf's foreign keys. */
 #include "pg_schema.h"
 
+#include "db_views.h"
+
 const char *const ptd_pg_columns[PTD_DB_NTABLES] = {
 	[PTD_DB_SELECTED_EVENTS] = "id bigint NOT NULL, name varchar(80)",
 	[PTD_DB_MACHINES] = "id bigint NOT NULL, pid integer, root_dir varchar(4096)",
@@ -41,7 +43,6 @@ const char *const ptd_pg_columns[PTD_DB_NTABLES] = {
 		"comm_in_id bigint, flags integer",
 };
 
-#define HOST_OR_GUEST "(SELECT host_or_guest FROM machines_view WHERE id = machine_id) AS host_or_guest, "
 #define IPC "CASE WHEN cyc_count=0 THEN CAST(0 AS NUMERIC(20, 2)) " \
 	"ELSE CAST((CAST(insn_count AS FLOAT) / cyc_count) AS NUMERIC(20, 2)) END AS IPC, "
 #define WAKE_REASON(col, other) \
@@ -52,25 +53,15 @@ const char *const ptd_pg_columns[PTD_DB_NTABLES] = {
 	"CASE WHEN " col "=FALSE THEN 'False' WHEN " col "=TRUE THEN 'True' ELSE NULL END AS " as
 
 const char *const ptd_pg_views[] = {
-	"CREATE VIEW machines_view AS SELECT id, pid, root_dir, "
-	"CASE WHEN id=0 THEN 'unknown' WHEN pid=-1 THEN 'host' ELSE 'guest' END AS host_or_guest "
-	"FROM machines",
+	PTD_DB_VIEW_MACHINES,
 
-	"CREATE VIEW dsos_view AS SELECT id, machine_id, " HOST_OR_GUEST
-	"short_name, long_name, build_id FROM dsos",
+	PTD_DB_VIEW_DSOS,
 
-	"CREATE VIEW symbols_view AS SELECT id, name, "
-	"(SELECT short_name FROM dsos WHERE id=dso_id) AS dso, dso_id, sym_start, sym_end, "
-	"CASE WHEN binding=0 THEN 'local' WHEN binding=1 THEN 'global' ELSE 'weak' END AS binding "
-	"FROM symbols",
+	PTD_DB_VIEW_SYMBOLS,
 
-	"CREATE VIEW threads_view AS SELECT id, machine_id, " HOST_OR_GUEST
-	"process_id, pid, tid FROM threads",
+	PTD_DB_VIEW_THREADS,
 
-	"CREATE VIEW comm_threads_view AS SELECT comm_id, "
-	"(SELECT comm FROM comms WHERE id = comm_id) AS command, thread_id, "
-	"(SELECT pid FROM threads WHERE id = thread_id) AS pid, "
-	"(SELECT tid FROM threads WHERE id = thread_id) AS tid FROM comm_threads",
+	PTD_DB_VIEW_COMM_THREADS,
 
 	"CREATE VIEW call_paths_view AS SELECT c.id, to_hex(c.ip) AS ip, c.symbol_id, "
 	"(SELECT name FROM symbols WHERE id = c.symbol_id) AS symbol, "
@@ -112,8 +103,7 @@ const char *const ptd_pg_views[] = {
 	"CASE WHEN exact_ip=FALSE THEN 'False' ELSE 'True' END AS exact_ip "
 	"FROM ptwrite INNER JOIN samples ON samples.id = ptwrite.id",
 
-	"CREATE VIEW cbr_view AS SELECT cbr.id, time, cpu, cbr, mhz, percent "
-	"FROM cbr INNER JOIN samples ON samples.id = cbr.id",
+	PTD_DB_VIEW_CBR,
 
 	"CREATE VIEW mwait_view AS SELECT mwait.id, time, cpu, to_hex(hints) AS hints_hex, "
 	"to_hex(extensions) AS extensions_hex "

@@ -5,6 +5,8 @@
  * and later, as perf does when it can). */
 #include "sqlite_schema.h"
 
+#include "db_views.h"
+
 const char *const ptd_sqlite_columns[PTD_DB_NTABLES] = {
 	[PTD_DB_SELECTED_EVENTS] = "id integer NOT NULL PRIMARY KEY, name varchar(80)",
 	[PTD_DB_MACHINES] = "id integer NOT NULL PRIMARY KEY, pid integer, root_dir varchar(4096)",
@@ -41,7 +43,6 @@ const char *const ptd_sqlite_columns[PTD_DB_NTABLES] = {
 		"flags integer",
 };
 
-#define HOST_OR_GUEST "(SELECT host_or_guest FROM machines_view WHERE id = machine_id) AS host_or_guest, "
 #define WAKE_REASON \
 	"CASE WHEN wake_reason=1 THEN 'Interrupt' WHEN wake_reason=2 THEN 'Timer Deadline' " \
 	"WHEN wake_reason=4 THEN 'Monitored Address' WHEN wake_reason=8 THEN 'HW' " \
@@ -50,25 +51,15 @@ const char *const ptd_sqlite_columns[PTD_DB_NTABLES] = {
 	"CASE WHEN selected_events.name='" ev "' THEN (" expr ") ELSE \"\" END AS " as ", "
 
 const char *const ptd_sqlite_views[] = {
-	"CREATE VIEW machines_view AS SELECT id, pid, root_dir, "
-	"CASE WHEN id=0 THEN 'unknown' WHEN pid=-1 THEN 'host' ELSE 'guest' END AS host_or_guest "
-	"FROM machines",
+	PTD_DB_VIEW_MACHINES,
 
-	"CREATE VIEW dsos_view AS SELECT id, machine_id, " HOST_OR_GUEST
-	"short_name, long_name, build_id FROM dsos",
+	PTD_DB_VIEW_DSOS,
 
-	"CREATE VIEW symbols_view AS SELECT id, name, "
-	"(SELECT short_name FROM dsos WHERE id=dso_id) AS dso, dso_id, sym_start, sym_end, "
-	"CASE WHEN binding=0 THEN 'local' WHEN binding=1 THEN 'global' ELSE 'weak' END AS binding "
-	"FROM symbols",
+	PTD_DB_VIEW_SYMBOLS,
 
-	"CREATE VIEW threads_view AS SELECT id, machine_id, " HOST_OR_GUEST
-	"process_id, pid, tid FROM threads",
+	PTD_DB_VIEW_THREADS,
 
-	"CREATE VIEW comm_threads_view AS SELECT comm_id, "
-	"(SELECT comm FROM comms WHERE id = comm_id) AS command, thread_id, "
-	"(SELECT pid FROM threads WHERE id = thread_id) AS pid, "
-	"(SELECT tid FROM threads WHERE id = thread_id) AS tid FROM comm_threads",
+	PTD_DB_VIEW_COMM_THREADS,
 
 	"CREATE VIEW call_paths_view AS SELECT c.id, printf(\"%x\", c.ip) AS ip, c.symbol_id, "
 	"(SELECT name FROM symbols WHERE id = c.symbol_id) AS symbol, "
@@ -112,8 +103,7 @@ const char *const ptd_sqlite_views[] = {
 	"CASE WHEN exact_ip=0 THEN 'False' ELSE 'True' END AS exact_ip "
 	"FROM ptwrite INNER JOIN samples ON samples.id = ptwrite.id",
 
-	"CREATE VIEW cbr_view AS SELECT cbr.id, time, cpu, cbr, mhz, percent "
-	"FROM cbr INNER JOIN samples ON samples.id = cbr.id",
+	PTD_DB_VIEW_CBR,
 
 	"CREATE VIEW mwait_view AS SELECT mwait.id, time, cpu, printf(\"%x\", hints) AS hints_hex, "
 	"printf(\"%x\", extensions) AS extensions_hex "
