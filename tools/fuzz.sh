@@ -24,8 +24,9 @@ if [ ! -f "$out/lib/Makefile" ] || [ "$top/configure" -nt "$out/lib/Makefile" ];
 fi
 echo "fuzz: building the instrumented library" >&2
 make -C "$out/lib" -s -j"$(nproc)" libptd.a >/dev/null
-libs() { sed -n "s/^$1 = //p" "$out/lib/Makefile"; }
-LIBS="$(libs ZSTD_LIBS) $(libs LIBIPT_LIBS) $(libs CAPSTONE_LIBS) $(libs OPENCSD_LIBS) $(libs SQLITE3_LIBS)"
+# the libraries the programs link (the Makefile's LDADD, less the library)
+LIBS=$(printf 'fuzz-print-ldadd:\n\t@echo $(LDADD)\n' |
+	make -s --no-print-directory -C "$out/lib" -f Makefile -f - fuzz-print-ldadd | sed 's/^libptd\.a //')
 # OpenCSD 1.3.3 leaks its element callback wrapper (tests/lsan.supp)
 export LSAN_OPTIONS="suppressions=$top/tests/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 FLAGS="-g -O1 -fsanitize=fuzzer $SAN -I$top/src -I$top -I$out/lib -DFUZZ_TESTDATA=\"$top/testdata\""
