@@ -25,7 +25,9 @@ void ptd_resolver_fini(struct ptd_resolver *r)
 
 /* The symbol at offset off of f (its separate debug file's symbols placed
  * with the binary's headers): from the cache, or looked up and kept (in
- * *one when there is no cache). */
+ * *one when there is no cache).  The cache is emptied when the symbol
+ * cache has dropped a table since it was filled; a lookup that drops one
+ * itself leaves the change for the next call to see. */
 static const struct ptd_resolve_ent *lookup(struct ptd_resolver *r, const struct ptd_dsofile *f,
 					    uint64_t off, struct ptd_resolve_ent *one)
 {
@@ -53,14 +55,6 @@ static const struct ptd_resolve_ent *lookup(struct ptd_resolver *r, const struct
 				     f->path && strcmp(f->symfile, f->path) ? f->path : NULL, off,
 				     &e->sym, &e->symoff, &e->si, NULL))
 		e->sym = NULL;
-	/* a lookup that loaded a table may have dropped another */
-	if (r->cache && ptd_symcache_generation(r->syms) != r->cache_gen) {
-		struct ptd_resolve_ent keep = *e;
-
-		memset(r->cache, 0, sizeof(*r->cache) << CACHE_BITS);
-		r->cache_gen = ptd_symcache_generation(r->syms);
-		*e = keep;
-	}
 	e->f = f;
 	e->off = off;
 	return e;
