@@ -28,6 +28,7 @@ struct ptd_decoder {
 	struct pt_image_section_cache *iscache;
 	struct pt_image *image;
 	struct pt_insn_decoder *insn;         /* over the fed buffer */
+	uint8_t *copy;                        /* the fed buffer with slack (see readable_end()) */
 	const struct ptd_image *src;          /* the caller's image, for its callback */
 	uint64_t base;                        /* stream offset of the fed buffer */
 	enum state state;
@@ -157,6 +158,7 @@ static void ipt_destroy(struct ptd_decoder *d)
 	if (!d)
 		return;
 	pt_insn_free_decoder(d->insn);
+	free(d->copy);
 	pt_image_free(d->image);
 	pt_iscache_free(d->iscache);
 	free(d);
@@ -211,10 +213,31 @@ fail:
 	return rc;
 }
 
+/* libipt 2.0.5's pt_sync_forward, when the PSB payload pattern fills the
+ * 8-byte word that ends where the buffer ends (an 8-aligned address), reads
+ * the byte after the buffer.  Such a buffer is decoded from a copy with
+ * slack after it; any other is safe as it is. */
+static int readable_end(const uint8_t *data, size_t size)
+{
+	const uint8_t *w = data + size - 8;
+	int i;
+
+	if (size < 8 || ((uintptr_t)(data + size) & 7))
+		return 1;
+	if (!((w[0] == 0x02 && w[1] == 0x82) || (w[0] == 0x82 && w[1] == 0x02)))
+		return 1;
+	for (i = 2; i < 8; i++)
+		if (w[i] != w[i - 2])
+			return 1;
+	return 0;
+}
+
 static int ipt_feed(struct ptd_decoder *d, const struct ptd_auxbuf *buf, struct ptd_err *err)
 {
 	pt_insn_free_decoder(d->insn);
 	d->insn = NULL;
+	free(d->copy);
+	d->copy = NULL;
 	d->state = ST_IDLE;
 	d->sync = 0;
 	d->last_ip = 0;
@@ -223,6 +246,14 @@ static int ipt_feed(struct ptd_decoder *d, const struct ptd_auxbuf *buf, struct 
 		return 0;
 	/* libipt only reads the buffer, whatever its pointer's type says */
 	d->config.begin = (uint8_t *)(uintptr_t)buf->data;
+	if (!readable_end(buf->data, buf->size)) {
+		d->copy = calloc(1, buf->size + 8);
+		if (!d->copy)
+			return ptd_err_set(err, PTD_E_NOMEM, "out of memory for a copy of %zu bytes of trace",
+					   buf->size);
+		memcpy(d->copy, buf->data, buf->size);
+		d->config.begin = d->copy;
+	}
 	d->config.end = d->config.begin + buf->size;
 	d->insn = pt_insn_alloc_decoder(&d->config);
 	if (!d->insn)

@@ -18,6 +18,7 @@ int main(void)
 #include <intel-pt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "decoders/decoder.h"
@@ -219,6 +220,32 @@ out:
 	unlink(file);
 }
 
+/* Trace without a PSB that ends with half a PSB's payload, at an 8-aligned
+ * address followed by unreadable memory: libipt 2.0.5's sync reads the
+ * byte after such a buffer, the backend must not let it. */
+static void psb_at_the_end(const struct ptd_decoder_env *env)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint8_t *map, *t;
+	struct run r;
+	size_t i;
+
+	map = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED || mprotect(map + page, (size_t)page, PROT_NONE)) {
+		ok(0, "PSB payload at the end of readable memory: cannot map a guard page");
+		return;
+	}
+	t = map + page - 24;
+	memset(t, 0, 16);
+	for (i = 16; i < 24; i += 2) {
+		t[i] = 0x02;
+		t[i + 1] = 0x82;
+	}
+	ok(!decode(env, t, 24, &r, 1000) && !find(&r, PTD_TS_INSN),
+	   "PSB payload at the end of readable memory: no sync, nothing read after it");
+	munmap(map, 2 * (size_t)page);
+}
+
 int main(void)
 {
 	static const uint64_t path[] = { 0x1000, 0x1001, 0x1004, 0x1010, 0x1011 };
@@ -391,6 +418,7 @@ int main(void)
 	ok(!bad, "3000 random streams decode to an end, gap offsets inside the trace (%zu bad, longest %zu samples)",
 	   bad, longest);
 
+	psb_at_the_end(&env);
 	never_ending(&err);
 
 	ptd_image_free(im);
