@@ -134,6 +134,9 @@ enum ptd_event_type {
 	PTD_EV_EXCEPTION,       /* exception taken: u.exception; ip: the preferred return address
 	                         * unless PTD_SF_IP_SUPPRESSED */
 	PTD_EV_EXCEPTION_RET,   /* exception return (the target comes with the next RANGE) */
+	PTD_EV_CONTEXT,         /* the thread changed: u.context.tid, the context ID the recording
+	                         * configured to carry the thread ID (CoreSight CONTEXTIDR_EL1,
+	                         * or _EL2 as the VMID) */
 };
 
 /* Instruction sets (RANGE samples). */
@@ -161,7 +164,7 @@ enum {
 };
 
 /* Gap kinds (GAP samples). */
-enum ptd_gap_kind {
+enum ptd_ts_gap_kind {
 	PTD_GAPK_DECODE = 1,    /* decoding failed; the backend resynchronizes */
 	PTD_GAPK_SYNC,          /* resynchronizing itself failed */
 };
@@ -172,7 +175,7 @@ struct ptd_trace_sample {
 	uint8_t iclass;         /* INSN: enum ptd_insn_class */
 	uint8_t size;           /* INSN: bytes in raw[] */
 	uint16_t event;         /* EVENT: enum ptd_event_type */
-	uint16_t gap_kind;      /* GAP: enum ptd_gap_kind */
+	uint16_t gap_kind;      /* GAP: enum ptd_ts_gap_kind */
 	uint32_t flags;         /* PTD_SF_* */
 	uint8_t chan;           /* the trace stream's channel (CoreSight trace ID), 0 when none */
 	int32_t cpu, pid, tid;  /* -1 when unknown: backends leave them, the session fills them
@@ -199,6 +202,7 @@ struct ptd_trace_sample {
 		struct { uint16_t ratio; } cbr;
 		struct { uint64_t payload; } mnt;
 		struct { uint8_t isa; } range;                        /* enum ptd_isa */
+		struct { uint32_t tid; } context;
 		struct { uint32_t number; uint8_t etmv3; } exception; /* number as ETMv4/ETE give it, or
 		                                                       * with etmv3 as ETMv3/PTM do */
 	} u;                    /* EVENT payload */
@@ -235,6 +239,21 @@ struct ptd_decoder_ops {
 
 	/* NULL-safe. */
 	void (*destroy)(struct ptd_decoder *d);
+
+	/* ---- for perf.data files (NULL when the backend has its own path) ---- */
+
+	/* The PMU type of the trace event, from the AUXTRACE_INFO words.
+	 * Returns 0 and sets *type, or -PTD_E_FORMAT when the words are too
+	 * few. */
+	int (*pmu_type)(const struct ptd_auxinfo *info, uint32_t *type);
+
+	/* The settings for decoding one AUX queue: its CPU (-1 for a
+	 * per-thread queue) and the PMU-specific bits of the AUX records'
+	 * flags (PTD_AUX_FLAG_PMU_FORMAT_MASK) of the chunk.  Writes at most
+	 * max settings into opts (their strings in buf, bufsz bytes, or
+	 * static) and returns their number. */
+	size_t (*queue_opts)(int32_t cpu, uint64_t pmu_flags, struct ptd_decoder_opt *opts,
+			     size_t max, char *buf, size_t bufsz);
 };
 
 /* ---- the registry (decoders/registry.c) -------------------------------- */

@@ -376,8 +376,11 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 		o->action = PTD_ACTION_SNAPSHOT;
 		return 0;
 	}
-	if (o->format == PTD_FORMAT_RANGES)
-		return ptd_err_set(err, PTD_E_INVAL, "--format=ranges is for --snapshot");
+	if (o->format == PTD_FORMAT_RANGES &&
+	    (o->action != PTD_ACTION_NONE || o->gaps || o->export_kind || o->timeline || o->latency ||
+	     o->shortcut >= 0))
+		return ptd_err_set(err, PTD_E_INVAL, "--format=ranges is for --snapshot or a perf.data "
+				   "file's CoreSight trace, without other actions");
 	if (o->action == PTD_ACTION_RAW) {
 		if (o->cpu_list && ptd_raw_parse_cpu(&o->cpu, o->cpu_list, err))
 			return -PTD_E_INVAL;

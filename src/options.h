@@ -24,7 +24,7 @@ enum ptd_format {
 	PTD_FORMAT_DEFAULT,
 	PTD_FORMAT_PTXED,    /* --format=ptxed */
 	PTD_FORMAT_JSON,     /* --format=json: one object per sample (doc/formats.md) */
-	PTD_FORMAT_RANGES,   /* --format=ranges: a range backend's ranges (--snapshot) */
+	PTD_FORMAT_RANGES,   /* --format=ranges: a range backend's ranges (--snapshot, CoreSight perf.data) */
 	PTD_FORMAT_FOLDED,   /* --format=folded: folded call stacks (formats/out/folded.h) */
 };
 

@@ -65,6 +65,7 @@ static int run_script(const struct ptd_options *o)
 	so.buildid_dir = o->buildid_dir;
 	so.quiet = o->quiet;
 	so.json = o->format == PTD_FORMAT_JSON;
+	so.ranges = o->format == PTD_FORMAT_RANGES;
 	so.cpu_list = o->cpu_list;
 	so.pid_list = o->pid_list;
 	so.tid_list = o->tid_list;

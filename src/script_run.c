@@ -21,10 +21,12 @@
 #include "formats/perf/abi.h"
 #include "formats/perf/evname.h"
 #include "formats/perf/records.h"
+#include "idlist.h"
 #include "itrace.h"
 #include "progress.h"
 #include "ptq.h"
 #include "ptq_conf.h"
+#include "rangeq.h"
 #include "resolve.h"
 #include "srcline.h"
 #include "session.h"
@@ -66,8 +68,8 @@ static const struct { int ev; const char *json; } kinds[] = {
 	[PTD_SYN_PWRX] = { EV_PWRX, "pwrx" },
 };
 
-#define MAX_CPUS 4096
-#define MAX_IDS 1024
+#define MAX_CPUS PTD_IDLIST_MAX_CPUS
+#define MAX_IDS PTD_IDLIST_MAX_IDS
 
 struct run {
 	struct ptd_session *s;
@@ -181,65 +183,6 @@ static const char *disasm(struct run *r, const struct ptd_synth *sy, const struc
 	return r->distext;
 }
 
-/* perf's cpu list ("0-2,4"): bits of cpus set; 0, or -1 when malformed */
-static int parse_cpus(const char *s, uint8_t *bits)
-{
-	char *end;
-	long a, b;
-
-	while (*s) {
-		a = strtol(s, &end, 10);
-		if (end == s || a < 0 || a >= MAX_CPUS)
-			return -1;
-		b = a;
-		s = end;
-		if (*s == '-') {
-			b = strtol(s + 1, &end, 10);
-			if (end == s + 1 || b < a || b >= MAX_CPUS)
-				return -1;
-			s = end;
-		}
-		for (; a <= b; a++)
-			bits[a / 8] |= (uint8_t)(1u << (a % 8));
-		if (*s == ',')
-			s++;
-		else if (*s)
-			return -1;
-	}
-	return 0;
-}
-
-/* "1,2,3" into ids; their number, or -1 when malformed */
-static int parse_ids(const char *s, int32_t *ids)
-{
-	char *end;
-	long v;
-	int n = 0;
-
-	while (*s) {
-		v = strtol(s, &end, 10);
-		if (end == s || n == MAX_IDS || v < INT32_MIN || v > INT32_MAX)
-			return -1;
-		ids[n++] = (int32_t)v;
-		s = end;
-		if (*s == ',')
-			s++;
-		else if (*s)
-			return -1;
-	}
-	return n;
-}
-
-static int in_ids(const int32_t *ids, int n, int32_t v)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (ids[i] == v)
-			return 1;
-	return 0;
-}
-
 static int on_synth(void *ctx, const struct ptd_synth *sy)
 {
 	if (((struct run *)ctx)->gaps)
@@ -276,8 +219,8 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 	if (r->have_cpus && sy->cpu != -1 &&
 	    (sy->cpu >= MAX_CPUS || !(r->cpus[sy->cpu / 8] & (1u << (sy->cpu % 8)))))
 		return 0;
-	if ((r->npids >= 0 && !in_ids(r->pids, r->npids, sy->pid)) ||
-	    (r->ntids >= 0 && !in_ids(r->tids, r->ntids, sy->tid)) ||
+	if ((r->npids >= 0 && !ptd_in_ids(r->pids, r->npids, sy->pid)) ||
+	    (r->ntids >= 0 && !ptd_in_ids(r->tids, r->ntids, sy->tid)) ||
 	    ptd_timerange_skip(r->ranges, r->nranges, sy->time))
 		return 0;
 	memset(&s, 0, sizeof(s));
@@ -401,8 +344,65 @@ static void warn_about_errors(const struct run *r)
 	ptd_script_auxerr_warn(stderr, r->nr_errors, 2);
 }
 
-/* The events perf synthesizes for Intel PT, after the file's own. */
-static int setup_events(struct run *r, const struct ptd_itrace *it, struct ptd_err *err)
+/* perf's cs_etm__synth_events: branches and instructions for a range
+ * backend (rangeq.h), sample types from the trace event's */
+static size_t range_events(struct run *r, const struct ptd_itrace *it, const struct ptd_evsel *ev,
+			   int timeless, const char *mods, struct ptd_script_evsel *all)
+{
+	uint64_t st = (ev->sample_type & SAMPLE_MASK) | PTD_SAMPLE_IP | PTD_SAMPLE_TID | PTD_SAMPLE_PERIOD;
+	size_t n = 0;
+
+	st = timeless ? st & ~(uint64_t)PTD_SAMPLE_TIME : st | PTD_SAMPLE_TIME;
+	if (it->branches) {
+		snprintf(r->names[EV_BRANCHES], sizeof(r->names[0]), "branches%s", mods);
+		r->ev[EV_BRANCHES] = (struct ptd_script_evsel){ 0, 4, 1, st | PTD_SAMPLE_ADDR,
+								 r->names[EV_BRANCHES], NULL };
+		all[n++] = r->ev[EV_BRANCHES];
+	}
+	if (it->instructions) {
+		snprintf(r->names[EV_INSTRUCTIONS], sizeof(r->names[0]), "instructions%s", mods);
+		r->ev[EV_INSTRUCTIONS] = (struct ptd_script_evsel){ 0, 1, it->period, st,
+								     r->names[EV_INSTRUCTIONS], NULL };
+		all[n++] = r->ev[EV_INSTRUCTIONS];
+	}
+	return n;
+}
+
+/* perf's cs-etm timeless decoding: --itrace=Z, or the trace event was
+ * recorded without timestamps (config bit ETM_OPT_TS, 28) */
+static int range_timeless(const struct ptd_evsel *ev, const struct ptd_itrace *it)
+{
+	return it->timeless_decoding || !ev || !((ev->config >> 28) & 1);
+}
+
+/* The trace event of the recording: the first of the PMU that
+ * AUXTRACE_INFO names, or NULL. */
+static const struct ptd_evsel *trace_evsel(const struct ptd_session *s, const struct ptd_decoder_ops *rops)
+{
+	const struct ptd_evlist *el = ptd_reader_evlist(s->reader);
+	struct ptd_auxinfo info = { s->auxinfo.type, s->auxinfo.priv, (size_t)s->auxinfo.nr_priv };
+	uint32_t pmu;
+	size_t i;
+
+	if (!s->auxinfo.present || !s->auxinfo.nr_priv)
+		return NULL;
+	if (!rops || !rops->pmu_type)
+		pmu = (uint32_t)s->auxinfo.priv[0];
+	else if (rops->pmu_type(&info, &pmu))
+		return NULL;
+	for (i = 0; i < el->evsels.len; i++) {
+		const struct ptd_evsel *ev = *(struct ptd_evsel **)ptd_vec_at(&el->evsels, i);
+
+		if (ev->type == pmu)
+			return ev;
+	}
+	return NULL;
+}
+
+/* The events perf synthesizes for Intel PT (for a range backend rops:
+ * CoreSight's), after the file's own. */
+static int setup_events(struct run *r, const struct ptd_itrace *it, const struct ptd_decoder_ops *rops,
+			struct ptd_err *err)
 {
 	struct ptd_evlist *el = ptd_reader_evlist(r->s->reader);
 	const struct ptd_evsel *pt = NULL;
@@ -428,10 +428,12 @@ static int setup_events(struct run *r, const struct ptd_itrace *it, struct ptd_e
 		all[n].sample_type = ev->sample_type;
 		r->ps.branch_sample_type |= ev->branch_sample_type;
 		all[n++].name = ptd_evsel_name(ev, namebufs[i], sizeof(namebufs[i]));
-		if (r->s->auxinfo.present && r->s->auxinfo.nr_priv && ev->type == r->s->auxinfo.priv[0] && !pt)
-			pt = ev;
 	}
-	if (pt) {
+	pt = trace_evsel(r->s, rops);
+	if (pt && rops) {
+		modifiers(pt->flags, mods, sizeof(mods));
+		n += range_events(r, it, pt, range_timeless(pt, it), mods, all + n);
+	} else if (pt) {
 		/* perf's intel_pt_synth_events: each event's sample type */
 		st = (pt->sample_type & SAMPLE_MASK) | PTD_SAMPLE_IP | PTD_SAMPLE_TID | PTD_SAMPLE_PERIOD;
 		if (ptd_ptq_timeless(r->s, it->timeless_decoding))
@@ -500,14 +502,33 @@ static int setup_events(struct run *r, const struct ptd_itrace *it, struct ptd_e
 		/* perf synthesizes the events while processing AUXTRACE_INFO */
 		const char *name = all[r->ps.failed].name;
 
-		fprintf(stderr, "intel_pt_synth_event: failed to synthesize '%.*s' event type\n"
+		fprintf(stderr, "%s_synth_event: failed to synthesize '%.*s' event type\n"
 			"%#" PRIx64 " [%#" PRIx64 "]: failed to process type: %u [Invalid argument]\n",
-			(int)strcspn(name, ":"), name, r->s->auxinfo.file_offset,
+			rops ? "cs_etm_" : "intel_pt", (int)strcspn(name, ":"), name, r->s->auxinfo.file_offset,
 			16 + 8 * r->s->auxinfo.nr_priv, PTD_REC_AUXTRACE_INFO);
 	}
 	free(all);
 	free(namebufs);
 	return rc;
+}
+
+/* A range backend's queues (rangeq.h) */
+static int run_ranges(struct run *r, const struct ptd_decoder_ops *rops, const struct ptd_itrace *it,
+		      const struct ptd_script_run_opts *o, struct ptd_err *err)
+{
+	struct ptd_rangeq_cfg rc;
+
+	memset(&rc, 0, sizeof(rc));
+	rc.branches = it->branches;
+	rc.instructions = it->instructions;
+	rc.period = it->period ? it->period : 1;
+	/* perf 6.1 gives no CoreSight error samples: only when asked */
+	rc.errors = it->errors && o->nitrace;
+	rc.timeless = range_timeless(trace_evsel(r->s, rops), it);
+	rc.cpu_bitmap = r->have_cpus ? r->cpus : NULL;
+	rc.cpu_bitmap_bits = MAX_CPUS;
+	rc.ranges = o->ranges ? r->out : NULL;
+	return ptd_rangeq_run(r->s, rops, &rc, &r->rv, on_synth, r, err);
 }
 
 static int bad_option(const char *msg)
@@ -524,6 +545,7 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	struct ptd_ptq_cfg cfg;
 	struct ptd_err err = { 0 };
 	struct ptd_gaps gaps;
+	const struct ptd_decoder_ops *rops = NULL;
 	struct run r;
 	size_t i;
 	int rc, status = 2;
@@ -550,13 +572,13 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 			return 1;
 	r.npids = r.ntids = -1;
 	if (o->cpu_list) {
-		if (parse_cpus(o->cpu_list, r.cpus))
+		if (ptd_parse_cpus(o->cpu_list, r.cpus))
 			return bad_option("ptdecode: bad CPU list (0-2,4)");
 		r.have_cpus = 1;
 	}
-	if (o->pid_list && (r.npids = parse_ids(o->pid_list, r.pids)) < 0)
+	if (o->pid_list && (r.npids = ptd_parse_ids(o->pid_list, r.pids)) < 0)
 		return bad_option("ptdecode: bad --pid list (1,2,3)");
-	if (o->tid_list && (r.ntids = parse_ids(o->tid_list, r.tids)) < 0)
+	if (o->tid_list && (r.ntids = ptd_parse_ids(o->tid_list, r.tids)) < 0)
 		return bad_option("ptdecode: bad --tid list (1,2,3)");
 	if (o->ns)
 		r.ps.ns = 1;
@@ -621,7 +643,15 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 			goto out;
 		}
 	}
-	if (setup_events(&r, &it, &err)) {
+	if (r.s->auxinfo.present && (rops = ptd_decoder_for_auxtrace(r.s->auxinfo.type)) && !rops->queue_opts)
+		rops = NULL;   /* a backend with its own replay (Intel PT: ptq.h) */
+	if (o->ranges && !rops) {
+		fprintf(stderr, "ptdecode: %s: --format=ranges needs a trace decoded as instruction "
+			"ranges (CoreSight)\n", o->input);
+		status = 1;
+		goto out;
+	}
+	if (setup_events(&r, &it, rops, &err)) {
 		status = 1;
 		goto out;
 	}
@@ -694,7 +724,12 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 		fprintf(stderr, "ptdecode: %s\n", err.msg);
 		goto out;
 	}
-	rc = it.dont_decode ? 0 : ptd_ptq_run(r.q, r.s, &cfg, on_synth, &r, &err);
+	if (it.dont_decode)
+		rc = 0;
+	else if (rops)
+		rc = run_ranges(&r, rops, &it, o, &err);
+	else
+		rc = ptd_ptq_run(r.q, r.s, &cfg, on_synth, &r, &err);
 	if (rc == -2 && (r.exporting || r.views)) {
 		fprintf(stderr, "ptdecode: %s\n", r.err.msg);
 		goto out;

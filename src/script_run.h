@@ -23,6 +23,7 @@ struct ptd_script_run_opts {
 	const char *buildid_dir;
 	int quiet;
 	int json;                   /* --format=json instead of perf's text */
+	int ranges;                 /* --format=ranges: a range backend's ranges (rangeq.h) */
 	const char *cpu_list;       /* -C "0-2,4", NULL: all */
 	const char *pid_list, *tid_list;   /* --pid, --tid "1,2", NULL: all */
 	const char *time_str;              /* --time, perf's ranges (timerange.h), NULL: all */

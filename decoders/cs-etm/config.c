@@ -109,7 +109,7 @@ static int check_opts(const struct ptd_decoder_env *env, size_t nsrc, struct ptd
 		char *end;
 		unsigned long n;
 
-		if (!strcmp(k, "format"))
+		if (!strcmp(k, "format") || !strcmp(k, "cpu"))
 			continue;
 		if (!strncmp(k, "core.", 5))
 			num = k + 5;
@@ -146,7 +146,7 @@ static int source_profile(const struct ptd_decoder_env *env, size_t i, int proto
 }
 
 static int parse_source(struct csetm_config *cfg, const struct ptd_decoder_env *env, size_t i,
-			const uint64_t *w, size_t nw, size_t *used, struct ptd_err *err)
+			const uint64_t *w, size_t nw, int v0, size_t *used, struct ptd_err *err)
 {
 	struct csetm_source *s = &cfg->src[i];
 	uint64_t magic, np;
@@ -158,10 +158,10 @@ static int parse_source(struct csetm_config *cfg, const struct ptd_decoder_env *
 	size_t k, need;
 	int rc;
 
-	if (nw < 3)
+	if (nw < (v0 ? 2u : 3u))
 		return ptd_err_set(err, PTD_E_FORMAT, "cs-etm: source %zu: metadata ends early", i);
 	magic = w[0];
-	np = w[2];
+	np = v0 ? 0 : w[2];
 	if (magic == PTD_CS_ETMV3_MAGIC) {
 		need = PTD_CS_ETMV3_NPARAMS;
 		s->proto = CSETM_ETMV3;
@@ -175,10 +175,19 @@ static int parse_source(struct csetm_config *cfg, const struct ptd_decoder_env *
 		return ptd_err_set(err, PTD_E_UNSUPPORTED, "cs-etm: source %zu: unknown magic %#llx", i,
 				   (unsigned long long)magic);
 	}
-	if (np < need || np > nw - 3)
+	if (v0) {
+		/* version 0: no parameter count, the fixed blocks; no ETE */
+		if (s->proto == CSETM_ETE)
+			return ptd_err_set(err, PTD_E_FORMAT, "cs-etm: source %zu: ETE in a version 0 header", i);
+		np = need;
+		if (np > nw - 2)
+			return ptd_err_set(err, PTD_E_FORMAT, "cs-etm: source %zu: %zu registers needed, %zu left",
+					   i, need, nw - 2);
+	} else if (np < need || np > nw - 3) {
 		return ptd_err_set(err, PTD_E_FORMAT, "cs-etm: source %zu: %llu parameters (%zu needed, %zu left)",
 				   i, (unsigned long long)np, need, nw - 3);
-	r = w + 3;
+	}
+	r = w + (v0 ? 2 : 3);
 	for (k = 0; k < need; k++)
 		if (r[k] > UINT32_MAX)
 			return ptd_err_set(err, PTD_E_FORMAT, "cs-etm: source %zu: register %zu above 32 bits", i, k);
@@ -234,23 +243,46 @@ static int parse_source(struct csetm_config *cfg, const struct ptd_decoder_env *
 		s->trace_id = r[1] & 0x7f;
 		break;
 	}
-	*used = 3 + (size_t)np;
+	*used = (v0 ? 2 : 3) + (size_t)np;
+	return 0;
+}
+
+/* format raw: the source of CPU cpu (the "cpu" setting) first */
+static int pick_cpu(struct csetm_config *cfg, const char *cpu, struct ptd_err *err)
+{
+	struct csetm_source tmp;
+	char *end;
+	long c;
+	size_t i;
+
+	c = strtol(cpu, &end, 10);
+	if (end == cpu || *end || c < 0 || c > INT32_MAX)
+		return ptd_err_set(err, PTD_E_INVAL, "cs-etm: cpu=%s: a CPU number", cpu);
+	for (i = 0; i < cfg->nsrc; i++)
+		if (cfg->src[i].cpu == (int32_t)c)
+			break;
+	if (i == cfg->nsrc)
+		return ptd_err_set(err, PTD_E_FORMAT, "cs-etm: no trace source of CPU %ld", c);
+	tmp = cfg->src[0];
+	cfg->src[0] = cfg->src[i];
+	cfg->src[i] = tmp;
 	return 0;
 }
 
 int csetm_config_parse(struct csetm_config *cfg, const struct ptd_auxinfo *info,
 		       const struct ptd_decoder_env *env, struct ptd_err *err)
 {
-	const char *format = opt_value(env, "format");
+	const char *format = opt_value(env, "format"), *cpu = opt_value(env, "cpu");
 	size_t i, n, pos = 3, used = 0;
-	int rc;
+	int rc, v0;
 
 	memset(cfg, 0, sizeof(*cfg));
 	if (!info || info->npriv < 3)
 		return ptd_err_set(err, PTD_E_UNSUPPORTED, "cs-etm: no source metadata");
-	if (info->priv[0] != 1)
-		return ptd_err_set(err, PTD_E_UNSUPPORTED, "cs-etm: metadata header version %llu (1 is known)",
-				   (unsigned long long)info->priv[0]);
+	if (info->priv[0] > 1)
+		return ptd_err_set(err, PTD_E_UNSUPPORTED, "cs-etm: metadata header version %llu (0 and 1 "
+				   "are known)", (unsigned long long)info->priv[0]);
+	v0 = info->priv[0] == 0;
 	n = (size_t)(info->priv[1] & 0xffffffffu);
 	if (!n || n > CSETM_MAX_SOURCES)
 		return ptd_err_set(err, PTD_E_UNSUPPORTED, "cs-etm: %zu sources (1 to %d are taken)", n,
@@ -259,7 +291,10 @@ int csetm_config_parse(struct csetm_config *cfg, const struct ptd_auxinfo *info,
 	if (rc)
 		return rc;
 	for (i = 0; i < n; i++) {
-		rc = parse_source(cfg, env, i, info->priv + pos, info->npriv - pos, &used, err);
+		if (pos >= info->npriv)
+			return ptd_err_set(err, PTD_E_FORMAT, "cs-etm: %zu sources announced, the metadata "
+					   "ends after %zu", n, i);
+		rc = parse_source(cfg, env, i, info->priv + pos, info->npriv - pos, v0, &used, err);
 		if (rc)
 			return rc;
 		pos += used;
@@ -274,6 +309,8 @@ int csetm_config_parse(struct csetm_config *cfg, const struct ptd_auxinfo *info,
 	} else if (!strcmp(format, "raw")) {
 		cfg->format = OCSD_TRC_SRC_SINGLE;
 		cfg->dfmt_flags = 0;
+		if (cpu && (rc = pick_cpu(cfg, cpu, err)))
+			return rc;
 	} else {
 		return ptd_err_set(err, PTD_E_INVAL, "cs-etm: format=%s: coresight, dstream or raw", format);
 	}

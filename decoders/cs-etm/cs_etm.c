@@ -6,6 +6,7 @@
  * data).  See cs_etm.h. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,12 +16,17 @@
 #define RING_WAIT (RING - 4)
 #define MEMCACHE 4096       /* bytes of code cached per read */
 
+/* Where a source traces the thread ID, as perf reads its configuration */
+enum { CTX_NONE, CTX_CONTEXTID, CTX_VMID };
+
 struct ptd_decoder {
 	struct csetm_config cfg;
 	dcd_tree_handle_t tree;
 	const struct ptd_image *image;
 	int32_t cpu_of_id[128];         /* trace ID -> CPU */
 	uint8_t v3_of_id[128];          /* trace ID -> ETMv3 or PTM */
+	uint8_t ctx_of_id[128];         /* trace ID -> CTX_* : where the thread ID is traced */
+	uint64_t asid_of_id[128];       /* trace ID -> its thread ID + 1 (0: not known yet) */
 	/* the fed buffer */
 	struct ptd_auxbuf buf;
 	size_t pos;                     /* bytes OpenCSD took */
@@ -191,8 +197,25 @@ static ocsd_datapath_resp_t on_elem(const void *ctx, const ocsd_trc_index_t inde
 			s->err.msg = "instructions executed in a range whose path is not known";
 		}
 		break;
+	case OCSD_GEN_TRC_ELEM_PE_CONTEXT: {
+		int how = d->ctx_of_id[chan & 0x7f];
+
+		d->mc_len = 0;   /* another process's code may be at the same addresses */
+		if ((how == CTX_CONTEXTID && e->context.ctxt_id_valid) ||
+		    (how == CTX_VMID && e->context.vmid_valid)) {
+			s = ring_push(d);
+			if (s) {
+				s->kind = PTD_TS_EVENT;
+				s->event = PTD_EV_CONTEXT;
+				s->flags |= PTD_SF_IP_SUPPRESSED;
+				s->u.context.tid = how == CTX_VMID ? e->context.vmid : e->context.context_id;
+				d->asid_of_id[chan & 0x7f] = (uint64_t)s->u.context.tid + 1;
+			}
+		}
+		break;
+	}
 	default:
-		break;   /* PE context, cycle counts, markers, events: not reported yet */
+		break;   /* cycle counts, markers, events: not reported yet */
 	}
 	if (s) {
 		s->chan = chan;
@@ -217,7 +240,7 @@ static uint32_t read_mem(const void *ctx, const ocsd_vaddr_t addr, const ocsd_me
 		uint32_t n;
 
 		if (!d->mc_len || a < d->mc_addr || a - d->mc_addr >= d->mc_len) {
-			int r = ptd_image_read(d->image, d->mc, MEMCACHE, a, 0);
+			int r = ptd_image_read(d->image, d->mc, MEMCACHE, a, d->asid_of_id[id & 0x7f]);
 
 			if (r <= 0)
 				break;
@@ -231,6 +254,21 @@ static uint32_t read_mem(const void *ctx, const ocsd_vaddr_t addr, const ocsd_me
 		got += n;
 	}
 	return got;
+}
+
+/* perf's cs_etm__get_pid_fmt: ETMv3 ETMCR bit 14 (context ID); ETMv4 and
+ * ETE TRCCONFIGR bit 7 or 15 (VMID: the kernel runs at EL2 and traces
+ * CONTEXTIDR_EL2), else bit 6 (context ID, CONTEXTIDR_EL1) */
+static uint8_t csetm_pid_fmt(const struct csetm_source *s)
+{
+	uint32_t r;
+
+	if (s->proto == CSETM_ETMV3 || s->proto == CSETM_PTM)
+		return (s->cfg.v3.reg_ctrl >> 14) & 1 ? CTX_CONTEXTID : CTX_NONE;
+	r = s->proto == CSETM_ETE ? s->cfg.ete.reg_configr : s->cfg.v4.reg_configr;
+	if (r & ((1u << 7) | (1u << 15)))
+		return CTX_VMID;
+	return (r >> 6) & 1 ? CTX_CONTEXTID : CTX_NONE;
 }
 
 static int make_tree(struct ptd_decoder *d, struct ptd_err *err)
@@ -261,6 +299,7 @@ static int make_tree(struct ptd_decoder *d, struct ptd_err *err)
 		}
 		d->cpu_of_id[id & 0x7f] = s->cpu;
 		d->v3_of_id[id & 0x7f] = s->proto == CSETM_ETMV3 || s->proto == CSETM_PTM;
+		d->ctx_of_id[id & 0x7f] = csetm_pid_fmt(s);
 	}
 	oe = ocsd_dt_set_gen_elem_outfn(d->tree, on_elem, d);
 	if (oe == OCSD_OK && d->image)
@@ -383,6 +422,34 @@ static int csetm_next(struct ptd_decoder *d, struct ptd_trace_sample *out, struc
 	return 1;
 }
 
+/* perf's CS_PMU_TYPE_CPUS word: PMU type << 32 | sources */
+static int csetm_pmu_type(const struct ptd_auxinfo *info, uint32_t *type)
+{
+	if (!info || info->npriv < 2)
+		return -PTD_E_FORMAT;
+	*type = (uint32_t)(info->priv[1] >> 32);
+	return 0;
+}
+
+/* perf's rule: PERF_AUX_FLAG_CORESIGHT_FORMAT_RAW (0x100) set means the
+ * sink wrote the source's trace unformatted (TRBE): one source, the CPU's */
+static size_t csetm_queue_opts(int32_t cpu, uint64_t pmu_flags, struct ptd_decoder_opt *opts,
+			       size_t max, char *buf, size_t bufsz)
+{
+	size_t n = 0;
+
+	if (max < 2)
+		return 0;
+	opts[n].key = "format";
+	opts[n++].value = (pmu_flags & 0x100) ? "raw" : "coresight";
+	if ((pmu_flags & 0x100) && cpu >= 0 && bufsz > 12) {
+		snprintf(buf, bufsz, "%d", (int)cpu);
+		opts[n].key = "cpu";
+		opts[n++].value = buf;
+	}
+	return n;
+}
+
 const struct ptd_decoder_ops ptd_cs_etm_ops = {
 	.name = "cs-etm",
 	.auxtrace_type = 3,
@@ -390,4 +457,6 @@ const struct ptd_decoder_ops ptd_cs_etm_ops = {
 	.feed = csetm_feed,
 	.next = csetm_next,
 	.destroy = csetm_destroy,
+	.pmu_type = csetm_pmu_type,
+	.queue_opts = csetm_queue_opts,
 };

@@ -1,0 +1,354 @@
+/* Range backends' queues replayed as perf's cs-etm.c does: see rangeq.h. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/out/ranges.h"
+#include "formats/perf/abi.h"
+#include "rangeq.h"
+#include "rangesynth.h"
+
+#define MAX_OPTS 8
+#define CHUNK_MAX (1ull << 30)
+#define PENDING 4
+
+struct rq {
+	struct ptd_session *s;
+	const struct ptd_decoder_ops *ops;
+	const struct ptd_rangeq_cfg *cfg;
+	struct ptd_resolver *rv;
+	ptd_synth_fn fn;
+	void *ctx;
+	struct ptd_image *im;
+	struct ptd_map_hint hint;
+	int32_t pid, tid;           /* the thread being traced */
+	uint64_t now;               /* perf time of the chunk */
+	struct ptd_rangesynth rs;
+	/* branches rangesynth gave while it took a range: they follow the
+	 * range's instruction samples */
+	struct ptd_rs_branch pending[PENDING];
+	unsigned npending;
+	int holding;
+	uint64_t period_insns[128]; /* per trace ID: instructions since the last sample */
+	int rc;                     /* fn's non-zero value */
+};
+
+/* The image's reader: code of the traced thread's process at the chunk's
+ * time, from the file behind the map. */
+static int read_code(void *ctx, uint8_t *buf, size_t size, uint64_t vaddr, uint64_t asid)
+{
+	struct rq *q = ctx;
+	const struct ptd_map *map;
+	const struct ptd_thread *th;
+	struct ptd_dsofile *f;
+	int32_t pid = q->pid;
+	uint64_t off, n;
+
+	/* the backend's asid: the thread the trace named (+ 1), whose
+	 * context element it has not handed over yet */
+	if (asid && asid - 1 <= INT32_MAX && (th = ptd_machine_thread(&q->s->machine, (int32_t)(asid - 1))))
+		pid = th->pid;
+	map = ptd_machine_find_map_hint(&q->s->machine, pid, vaddr >= (1ULL << 63), vaddr, q->now,
+					&q->hint);
+	if (!map || !(f = ptd_resolve_file(q->rv, map)) || !f->data)
+		return -PTD_E_NOTFOUND;
+	off = vaddr - map->start + map->pgoff;
+	if (off >= f->size)
+		return -PTD_E_NOTFOUND;
+	n = f->size - off;
+	if (n > map->end - vaddr)
+		n = map->end - vaddr;
+	if (n > size)
+		n = size;
+	memcpy(buf, f->data + off, (size_t)n);
+	return (int)n;
+}
+
+static void synth_init(struct rq *q, struct ptd_synth *sy, int kind, int32_t cpu)
+{
+	memset(sy, 0, sizeof(*sy));
+	sy->kind = kind;
+	sy->pid = q->pid;
+	sy->tid = q->tid;
+	sy->cpu = cpu;
+	sy->time = q->cfg->timeless ? 0 : q->now;
+	sy->now = q->now;
+	sy->period = 1;
+}
+
+static int deliver(struct rq *q, const struct ptd_synth *sy)
+{
+	int rc = q->fn(q->ctx, sy);
+
+	if (rc && !q->rc)
+		q->rc = rc;
+	return rc;
+}
+
+static int send_branch(struct rq *q, const struct ptd_rs_branch *b)
+{
+	struct ptd_synth sy;
+
+	synth_init(q, &sy, PTD_SYN_BRANCH, b->cpu);
+	sy.ip = b->ip;
+	sy.addr = b->addr;
+	sy.flags = b->flags;
+	return deliver(q, &sy);
+}
+
+static int on_branch(void *ctx, const struct ptd_rs_branch *b)
+{
+	struct rq *q = ctx;
+
+	if (!q->cfg->branches)
+		return 0;
+	if (q->holding && q->npending < PENDING) {
+		q->pending[q->npending++] = *b;
+		return 0;
+	}
+	return send_branch(q, b);
+}
+
+/* perf's cs_etm__instr_addr: the address of instruction k of range r
+ * (T32 instructions are 2 or 4 bytes: read them). */
+static uint64_t insn_addr(struct rq *q, const struct ptd_trace_sample *r, uint64_t k)
+{
+	uint64_t a = r->ip;
+	uint8_t hw[2];
+
+	if (r->u.range.isa != PTD_ISA_T32)
+		return r->ip + 4 * k;
+	while (k--) {
+		if (ptd_image_read(q->im, hw, 2, a, 0) < 2)
+			return a + 2 * (k + 1);   /* unreadable: perf's 2-byte guess */
+		a += (hw[1] & 0xf8) >= 0xe8 ? 4 : 2;
+	}
+	return a;
+}
+
+/* perf's cs_etm__sample for a range: its instruction samples */
+static int insn_samples(struct rq *q, const struct ptd_trace_sample *r, uint32_t flags)
+{
+	uint64_t *acc = &q->period_insns[r->chan & 0x7f];
+	uint64_t period = q->cfg->period, prev = *acc, offset;
+	struct ptd_synth sy;
+
+	*acc += r->insn_count;
+	if (*acc < period)
+		return 0;
+	offset = period - prev;
+	while (*acc >= period) {
+		synth_init(q, &sy, PTD_SYN_INSN, r->cpu);
+		sy.ip = insn_addr(q, r, offset - 1);
+		sy.period = period;
+		sy.flags = flags;
+		if (deliver(q, &sy))
+			return -1;
+		offset += period;
+		*acc -= period;
+	}
+	return 0;
+}
+
+static int error_sample(struct rq *q, const struct ptd_trace_sample *t)
+{
+	struct ptd_synth sy;
+
+	synth_init(q, &sy, PTD_SYN_ERROR, t->cpu);
+	sy.err_code = 9;    /* perf's "unknown" */
+	sy.err_msg = t->err.msg;
+	sy.ip = (t->flags & PTD_SF_IP_SUPPRESSED) ? 0 : t->ip;
+	sy.trace_pos = t->offset;
+	return deliver(q, &sy);
+}
+
+/* One backend sample through perf's rules. */
+static int take(struct rq *q, const struct ptd_trace_sample *t)
+{
+	unsigned i;
+	int rc;
+
+	if (t->kind == PTD_TS_EVENT && t->event == PTD_EV_CONTEXT) {
+		const struct ptd_thread *th = ptd_machine_thread(&q->s->machine, (int32_t)t->u.context.tid);
+
+		q->tid = (int32_t)t->u.context.tid;
+		if (th)
+			q->pid = th->pid;
+		memset(&q->hint, 0, sizeof(q->hint));
+		return 0;
+	}
+	if (t->kind == PTD_TS_GAP && q->cfg->errors && error_sample(q, t))
+		return -1;
+	if (t->kind != PTD_TS_RANGE || !q->cfg->instructions)
+		return ptd_rangesynth_add(&q->rs, t) ? -1 : 0;
+	q->holding = 1;
+	q->npending = 0;
+	rc = ptd_rangesynth_add(&q->rs, t);
+	q->holding = 0;
+	if (rc)
+		return -1;
+	/* the flags of the branch into the range (perf's prev_packet) */
+	if (insn_samples(q, t, q->npending ? q->pending[q->npending - 1].flags : 0))
+		return -1;
+	for (i = 0; i < q->npending; i++)
+		if (send_branch(q, &q->pending[i]))
+			return -1;
+	q->npending = 0;
+	return 0;
+}
+
+static int cpu_wanted(const struct ptd_rangeq_cfg *cfg, int32_t cpu)
+{
+	if (!cfg->cpu_bitmap || cpu < 0)
+		return 1;
+	if ((unsigned)cpu >= cfg->cpu_bitmap_bits)
+		return 0;
+	return (cfg->cpu_bitmap[cpu / 8] >> (cpu % 8)) & 1;
+}
+
+static int decode_chunk(struct rq *q, const struct ptd_aux_queue *aq, const struct ptd_aux_chunk *c,
+			struct ptd_err *err)
+{
+	struct ptd_decoder_opt opts[MAX_OPTS];
+	struct ptd_decoder_env env;
+	struct ptd_auxinfo info;
+	struct ptd_auxbuf buf;
+	struct ptd_decoder *d = NULL;
+	struct ptd_trace_sample t;
+	struct ptd_err e2 = { 0 };
+	char optbuf[64];
+	uint8_t *data;
+	int rc;
+
+	if (!c->size)
+		return 0;
+	if (c->size > CHUNK_MAX)
+		return ptd_err_set(err, PTD_E_LIMIT, "AUXTRACE at file offset %#" PRIx64 ": %" PRIu64
+				   " bytes, more than 1 GiB", c->file_offset, c->size);
+	data = malloc((size_t)c->size);
+	if (!data)
+		return ptd_err_set(err, PTD_E_NOMEM, "out of memory");
+	rc = ptd_reader_read_payload(q->s->reader, &c->payload, 0, data, (size_t)c->size, &e2);
+	if (rc) {
+		fprintf(stderr, "ptdecode: warning: AUXTRACE at file offset %#" PRIx64 ": its trace "
+			"cannot be read: %s\n", c->file_offset, e2.msg);
+		free(data);
+		return 0;
+	}
+	memset(&env, 0, sizeof(env));
+	env.image = q->im;
+	env.opts = opts;
+	env.nopts = q->ops->queue_opts ? q->ops->queue_opts(aq->cpu, c->flags & PTD_AUX_FLAG_PMU_FORMAT_MASK,
+							    opts, MAX_OPTS, optbuf, sizeof(optbuf)) : 0;
+	info.type = q->s->auxinfo.type;
+	info.priv = q->s->auxinfo.priv;
+	info.npriv = (size_t)q->s->auxinfo.nr_priv;
+	rc = q->ops->create(&d, &info, &env, &e2);
+	if (rc) {
+		free(data);
+		return ptd_err_set(err, -rc, "AUXTRACE_INFO at file offset %#" PRIx64 ": %s",
+				   q->s->auxinfo.file_offset, e2.msg);
+	}
+	q->now = c->time;
+	memset(&q->hint, 0, sizeof(q->hint));
+	buf.data = data;
+	buf.size = (size_t)c->size;
+	buf.offset = 0;
+	rc = q->ops->feed(d, &buf, &e2);
+	while (!rc && (rc = q->ops->next(d, &t, &e2)) > 0) {
+		if (q->cfg->ranges)
+			rc = ptd_ranges_print(q->cfg->ranges, &t) ? -PTD_E_IO : 0;
+		else
+			rc = take(q, &t) ? -1 : 0;
+	}
+	if (rc == -1)
+		rc = q->rc ? q->rc : -PTD_E_NOMEM;
+	else if (rc == -PTD_E_IO)
+		ptd_err_set(err, PTD_E_IO, "writing the output failed");
+	else if (rc < 0)
+		ptd_err_set(err, -rc, "AUXTRACE at file offset %#" PRIx64 ": %s", c->file_offset, e2.msg);
+	q->ops->destroy(d);
+	free(data);
+	return rc;
+}
+
+/* Trace the AUX records announce but the file does not hold (perf 6.1
+ * prints nothing for it): said once on stderr. */
+static void warn_missing(const struct ptd_session *s)
+{
+	uint64_t n = 0, bytes = 0;
+	size_t i;
+
+	for (i = 0; i < s->auxq.gaps.len; i++) {
+		const struct ptd_gap *g = ptd_vec_at(&s->auxq.gaps, i);
+
+		if (g->cause == PTD_GAP_NO_PAYLOAD) {
+			n++;
+			bytes += g->bytes;
+		}
+	}
+	if (n)
+		fprintf(stderr, "ptdecode: warning: %" PRIu64 " AUX records announce %" PRIu64 " bytes of "
+			"trace that the file does not hold: not decoded (--gaps lists them)\n", n, bytes);
+}
+
+static int cmp_idx(const void *a, const void *b)
+{
+	uint32_t x = (*(struct ptd_aux_queue *const *)a)->idx, y = (*(struct ptd_aux_queue *const *)b)->idx;
+
+	return x < y ? -1 : x > y;
+}
+
+int ptd_rangeq_run(struct ptd_session *s, const struct ptd_decoder_ops *ops,
+		   const struct ptd_rangeq_cfg *cfg, struct ptd_resolver *rv, ptd_synth_fn fn,
+		   void *ctx, struct ptd_err *err)
+{
+	struct ptd_aux_queue **order;
+	struct rq q;
+	size_t i, j, nq = s->auxq.queues.len;
+	int rc;
+
+	memset(&q, 0, sizeof(q));
+	q.s = s;
+	q.ops = ops;
+	q.cfg = cfg;
+	q.rv = rv;
+	q.fn = fn;
+	q.ctx = ctx;
+	if (!s->auxinfo.present)
+		return ptd_err_set(err, PTD_E_UNSUPPORTED, "no AUXTRACE_INFO in this file");
+	/* perf decodes the queues in the order of their index */
+	order = malloc((nq ? nq : 1) * sizeof(*order));
+	if (!order)
+		return ptd_err_set(err, PTD_E_NOMEM, "out of memory");
+	for (i = 0; i < nq; i++)
+		order[i] = *(struct ptd_aux_queue **)ptd_vec_at(&s->auxq.queues, i);
+	qsort(order, nq, sizeof(*order), cmp_idx);
+	rc = ptd_image_new(&q.im, err);
+	if (rc) {
+		free(order);
+		return rc;
+	}
+	ptd_image_set_reader(q.im, read_code, &q);
+	for (i = 0; i < nq && !rc; i++) {
+		const struct ptd_aux_queue *aq = order[i];
+		const struct ptd_thread *th;
+
+		if (!cpu_wanted(cfg, aq->cpu))
+			continue;
+		q.tid = aq->tid;
+		th = aq->tid >= 0 ? ptd_machine_thread(&s->machine, aq->tid) : NULL;
+		q.pid = th ? th->pid : aq->tid == 0 ? 0 : -1;
+		memset(q.period_insns, 0, sizeof(q.period_insns));
+		ptd_rangesynth_init(&q.rs, q.im, on_branch, &q);
+		for (j = 0; j < aq->chunks.len && !rc; j++)
+			rc = decode_chunk(&q, aq, ptd_vec_at(&aq->chunks, j), err);
+	}
+	ptd_image_free(q.im);
+	free(order);
+	if (!rc)
+		warn_missing(s);
+	return rc;
+}

@@ -1,0 +1,58 @@
+/* The AUX queues of a perf.data file whose backend reports instruction
+ * ranges (decoders/decoder.h: PTD_TS_RANGE; CoreSight ETM) decoded the
+ * way perf's cs-etm.c does it, giving the samples it synthesizes
+ * (branches, instructions) as struct ptd_synth, so that they go through
+ * the same printer, JSON writer, export and views as Intel PT's.
+ *
+ * Each queue is decoded chunk by chunk in file order with the settings the
+ * backend asks for that queue (ops->queue_opts: its CPU and the AUX
+ * records' PMU flags, such as CoreSight's unformatted trace); a chunk
+ * starts the decoder afresh, as perf resets its decoder for each buffer.
+ * The code is read from the recorded binaries through the session's maps
+ * (the queue's thread, the time of the chunk).  The thread of the samples
+ * is the queue's until the trace names another (PTD_EV_CONTEXT: a
+ * CoreSight context ID), its process the thread's as the sideband knows
+ * it.  Branch samples come from src/rangesynth.c; instruction samples
+ * every period instructions of the ranges, at the address of the period's
+ * last instruction, before the branch sample of the same range, as perf's
+ * cs_etm__sample orders them.  Decode errors are error samples (perf 6.1
+ * prints none for CoreSight: only with --itrace=e given).
+ *
+ * Not perf's yet: with timestamps perf interleaves the queues by their
+ * CoreSight timestamps and stamps each sample with the time of the last
+ * sideband record it processed; here the queues come one after the other
+ * (perf's timeless order) and a sample's time is its chunk's (the AUX
+ * record's).  Call chains, last branches and -F insn are not given. */
+#ifndef PTD_RANGEQ_H
+#define PTD_RANGEQ_H
+
+#include <stdio.h>
+
+#include "common/err.h"
+#include "decoders/decoder.h"
+#include "ptq.h"
+#include "resolve.h"
+#include "session.h"
+
+struct ptd_rangeq_cfg {
+	int branches, instructions, errors;
+	uint64_t period;            /* instructions per instruction sample (>= 1) */
+	int timeless;               /* samples carry no time */
+	/* -C: queues of other CPUs are not decoded (NULL: all); bit c of byte c / 8 */
+	const uint8_t *cpu_bitmap;
+	unsigned cpu_bitmap_bits;
+	FILE *ranges;               /* non-NULL: print the backend's samples there
+	                             * (--format=ranges) instead of synthesizing */
+};
+
+/* Decode every AUX queue of s (after ptd_session_run) with the backend
+ * ops and hand each sample to fn; fn's non-zero return stops and is
+ * returned.  rv resolves code addresses (its machine is s's).
+ * Returns 0; -PTD_E_FORMAT or -PTD_E_UNSUPPORTED when AUXTRACE_INFO
+ * cannot be used (err names its file offset); -PTD_E_NOMEM; -PTD_E_IO
+ * when writing the ranges failed; or fn's value. */
+int ptd_rangeq_run(struct ptd_session *s, const struct ptd_decoder_ops *ops,
+		   const struct ptd_rangeq_cfg *cfg, struct ptd_resolver *rv, ptd_synth_fn fn,
+		   void *ctx, struct ptd_err *err);
+
+#endif
