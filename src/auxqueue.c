@@ -113,6 +113,8 @@ int ptd_auxq_add_aux(struct ptd_auxq *q, const struct ptd_rec_aux *rec,
 	a->aux_size = rec->aux_size;
 	a->flags = rec->flags;
 	a->time = sid->time;
+	if ((sid->have & PTD_SAMPLE_TIME) && sid->time != UINT64_MAX && sid->time > q->last_aux_time)
+		q->last_aux_time = sid->time;
 	a->cpu = (int32_t)sid->cpu;
 	a->tid = (int32_t)sid->tid;
 	a->file_offset = file_offset;

@@ -76,6 +76,7 @@ struct ptd_auxq {
 	struct ptd_vec aux;         /* pending AUX records (private) */
 	struct ptd_vec gaps;        /* struct ptd_gap; time order after finish */
 	uint64_t nr_unmatched_aux;  /* AUX records for which no queue exists */
+	uint64_t last_aux_time;     /* the latest time of an AUX record (0: none) */
 	int finished;
 };
 

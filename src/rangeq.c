@@ -24,7 +24,8 @@ struct rq {
 	struct ptd_image *im;
 	struct ptd_map_hint hint;
 	int32_t pid, tid;           /* the thread being traced */
-	uint64_t now;               /* perf time of the chunk */
+	uint64_t now;               /* perf time of the sideband state to read code and resolve with */
+	uint64_t time;              /* the samples' time */
 	struct ptd_rangesynth rs;
 	/* branches rangesynth gave while it took a range: they follow the
 	 * range's instruction samples */
@@ -73,7 +74,7 @@ static void synth_init(struct rq *q, struct ptd_synth *sy, int kind, int32_t cpu
 	sy->pid = q->pid;
 	sy->tid = q->tid;
 	sy->cpu = cpu;
-	sy->time = q->cfg->timeless ? 0 : q->now;
+	sy->time = q->time;
 	sy->now = q->now;
 	sy->period = 1;
 }
@@ -251,7 +252,6 @@ static int decode_chunk(struct rq *q, const struct ptd_aux_queue *aq, const stru
 		return ptd_err_set(err, -rc, "AUXTRACE_INFO at file offset %#" PRIx64 ": %s",
 				   q->s->auxinfo.file_offset, e2.msg);
 	}
-	q->now = c->time;
 	memset(&q->hint, 0, sizeof(q->hint));
 	buf.data = data;
 	buf.size = (size_t)c->size;
@@ -317,6 +317,11 @@ int ptd_rangeq_run(struct ptd_session *s, const struct ptd_decoder_ops *ops,
 	q.rv = rv;
 	q.fn = fn;
 	q.ctx = ctx;
+	/* perf 6.1 decodes after the last record: code, threads and names as
+	 * they are at the end; with timestamps every sample has the time of
+	 * the last AUX record (its latest_kernel_timestamp) */
+	q.now = UINT64_MAX;
+	q.time = cfg->timeless ? 0 : s->auxq.last_aux_time;
 	if (!s->auxinfo.present)
 		return ptd_err_set(err, PTD_E_UNSUPPORTED, "no AUXTRACE_INFO in this file");
 	/* perf decodes the queues in the order of their index */

@@ -9,7 +9,8 @@
  * records' PMU flags, such as CoreSight's unformatted trace); a chunk
  * starts the decoder afresh, as perf resets its decoder for each buffer.
  * The code is read from the recorded binaries through the session's maps
- * (the queue's thread, the time of the chunk).  The thread of the samples
+ * as they are after the last record (perf 6.1 decodes CoreSight at the
+ * end, timestamps or not).  The thread of the samples
  * is the queue's until the trace names another (PTD_EV_CONTEXT: a
  * CoreSight context ID), its process the thread's as the sideband knows
  * it.  Branch samples come from src/rangesynth.c; instruction samples
@@ -18,11 +19,15 @@
  * cs_etm__sample orders them.  Decode errors are error samples (perf 6.1
  * prints none for CoreSight: only with --itrace=e given).
  *
+ * Without timestamps (the trace event's config bit 28 clear, or --itrace=Z)
+ * the samples have no time and the queues come one after the other by
+ * their index, as perf's timeless decoding has them; with timestamps each
+ * sample has the time of the last AUX record, as perf 6.1's.
+ *
  * Not perf's yet: with timestamps perf interleaves the queues by their
- * CoreSight timestamps and stamps each sample with the time of the last
- * sideband record it processed; here the queues come one after the other
- * (perf's timeless order) and a sample's time is its chunk's (the AUX
- * record's).  Call chains, last branches and -F insn are not given. */
+ * CoreSight timestamps (here: one after the other as without), and
+ * per-thread queues it decodes when their thread exits (here: at the
+ * end).  Call chains, last branches and -F insn are not given. */
 #ifndef PTD_RANGEQ_H
 #define PTD_RANGEQ_H
 

@@ -1,14 +1,17 @@
 /* The CoreSight ETM backend: OpenCSD's decode tree (C API) behind the pull
  * interface of decoders/decoder.h.
  *
- * The trace sources come as perf's CS_ETM AUXTRACE_INFO words (info->priv,
- * perf's header version 1): priv[0] version, priv[1] (PMU type << 32) |
- * number of sources, priv[2] snapshot mode; then per source its magic
- * (ETMv3/PTM 0x3030303030303030, ETMv4 0x4040404040404040, ETE
- * 0x5050505050505050), its CPU, the number of parameters n and n
- * registers: ETMv3 ETMCR, ETMTRACEIDR, ETMCCER, ETMIDR; ETMv4 TRCCONFIGR,
- * TRCTRACEIDR, TRCIDR0, TRCIDR1, TRCIDR2, TRCIDR8, TRCAUTHSTATUS; ETE those
- * and TRCDEVARCH.  Extra parameters (later perf versions) are ignored.
+ * The trace sources come as perf's CS_ETM AUXTRACE_INFO words (info->priv):
+ * priv[0] header version (0 or 1), priv[1] (PMU type << 32) | number of
+ * sources, priv[2] snapshot mode; then per source its magic (ETMv3/PTM
+ * 0x3030303030303030, ETMv4 0x4040404040404040, ETE 0x5050505050505050),
+ * its CPU, with version 1 the number of parameters n, and the registers:
+ * ETMv3 ETMCR, ETMTRACEIDR, ETMCCER, ETMIDR; ETMv4 TRCCONFIGR, TRCTRACEIDR,
+ * TRCIDR0, TRCIDR1, TRCIDR2, TRCIDR8, TRCAUTHSTATUS; ETE those and
+ * TRCDEVARCH (version 1 only).  Version 0 has no count: the ETMv3 and
+ * ETMv4 blocks are those registers.  Extra parameters (later perf
+ * versions) are ignored; every count is checked against the words there
+ * are.
  *
  * Settings (env->opts):
  *   format    "coresight" (default: 16-byte frames, memory aligned),
@@ -18,14 +21,24 @@
  *             ("Cortex-A57", "ARMv8.3-A", "ARM-AA64"): its architecture and
  *             profile.  Default as perf: ETMv3 v7-A, ETMv4 v8-A, ETE AArch64.
  *   ptm.N     "1": source N's ETMv3 block describes a PTM (PFT) source
+ *   cpu       with format raw: decode the source of this CPU (default: the
+ *             first source)
  *
  * Samples: RANGE for each executed instruction range (chan = trace ID,
  * cpu = the source's CPU), EVENT ENABLED / OVERFLOW (trace on),
- * EXCEPTION, EXCEPTION_RET, END_OF_TRACE; GAP when OpenCSD loses
- * synchronisation on bad data or reports an error; DIAG for code it could
+ * EXCEPTION, EXCEPTION_RET, END_OF_TRACE, CONTEXT (the thread ID where
+ * perf finds it: CONTEXTIDR_EL1 when TRCCONFIGR bit 6 or ETMCR bit 14 is
+ * set, the VMID (CONTEXTIDR_EL2) when TRCCONFIGR bit 7 or 15 is); GAP when
+ * OpenCSD loses synchronisation on bad data or reports an error; DIAG for code it could
  * not read (OCSD_GEN_TRC_ELEM_ADDR_NACC) and ranges without a known path.
  * Timestamps give PTD_SF_TIME and tsc on the samples that follow.
- * Memory is read through env->image (ptd_image_read). */
+ * Memory is read through env->image (ptd_image_read) with asid the thread
+ * ID + 1 of the source's last CONTEXT (0 before one): the code may be read
+ * before that sample is handed over.
+ *
+ * For perf.data files (ops->queue_opts): an AUX queue whose AUX records
+ * carry PERF_AUX_FLAG_CORESIGHT_FORMAT_RAW (0x100) is unformatted, the
+ * trace of the queue's CPU alone (TRBE); otherwise CoreSight frames. */
 #ifndef PTD_DECODERS_CS_ETM_H
 #define PTD_DECODERS_CS_ETM_H
 
