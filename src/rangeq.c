@@ -166,10 +166,20 @@ static int error_sample(struct rq *q, const struct ptd_trace_sample *t)
 }
 
 /* One backend sample through perf's rules. */
-static int take(struct rq *q, const struct ptd_trace_sample *t)
+static int take(struct rq *q, const struct ptd_trace_sample *ts)
 {
+	struct ptd_trace_sample one;
+	const struct ptd_trace_sample *t = ts;
 	unsigned i;
 	int rc;
+
+	if (q->cfg->timeless) {
+		/* perf's timeless decoding keeps one packet queue for all the
+		 * trace IDs of an AUX queue (CS_ETM_PER_THREAD_TRACEID) */
+		one = *ts;
+		one.chan = 0;
+		t = &one;
+	}
 
 	if (t->kind == PTD_TS_EVENT && t->event == PTD_EV_CONTEXT) {
 		const struct ptd_thread *th = ptd_machine_thread(&q->s->machine, (int32_t)t->u.context.tid);
@@ -294,18 +304,27 @@ static void warn_missing(const struct ptd_session *s)
 			"trace that the file does not hold: not decoded (--gaps lists them)\n", n, bytes);
 }
 
-static int cmp_idx(const void *a, const void *b)
-{
-	uint32_t x = (*(struct ptd_aux_queue *const *)a)->idx, y = (*(struct ptd_aux_queue *const *)b)->idx;
+/* perf's timeless order: a per-thread queue when its thread exits (perf
+ * decodes it at the EXIT record), the others at the end by index */
+struct qkey {
+	const struct ptd_aux_queue *aq;
+	uint64_t exit_time;         /* UINT64_MAX: decoded at the end */
+};
 
-	return x < y ? -1 : x > y;
+static int cmp_key(const void *a, const void *b)
+{
+	const struct qkey *x = a, *y = b;
+
+	if (x->exit_time != y->exit_time)
+		return x->exit_time < y->exit_time ? -1 : 1;
+	return x->aq->idx < y->aq->idx ? -1 : x->aq->idx > y->aq->idx;
 }
 
 int ptd_rangeq_run(struct ptd_session *s, const struct ptd_decoder_ops *ops,
 		   const struct ptd_rangeq_cfg *cfg, struct ptd_resolver *rv, ptd_synth_fn fn,
 		   void *ctx, struct ptd_err *err)
 {
-	struct ptd_aux_queue **order;
+	struct qkey *order;
 	struct rq q;
 	size_t i, j, nq = s->auxq.queues.len;
 	int rc;
@@ -324,13 +343,19 @@ int ptd_rangeq_run(struct ptd_session *s, const struct ptd_decoder_ops *ops,
 	q.time = cfg->timeless ? 0 : s->auxq.last_aux_time;
 	if (!s->auxinfo.present)
 		return ptd_err_set(err, PTD_E_UNSUPPORTED, "no AUXTRACE_INFO in this file");
-	/* perf decodes the queues in the order of their index */
+	/* the order perf decodes the queues in */
 	order = malloc((nq ? nq : 1) * sizeof(*order));
 	if (!order)
 		return ptd_err_set(err, PTD_E_NOMEM, "out of memory");
-	for (i = 0; i < nq; i++)
-		order[i] = *(struct ptd_aux_queue **)ptd_vec_at(&s->auxq.queues, i);
-	qsort(order, nq, sizeof(*order), cmp_idx);
+	for (i = 0; i < nq; i++) {
+		const struct ptd_aux_queue *aq = *(struct ptd_aux_queue **)ptd_vec_at(&s->auxq.queues, i);
+		const struct ptd_thread *th = aq->cpu < 0 && aq->tid >= 0 ?
+					      ptd_machine_thread(&s->machine, aq->tid) : NULL;
+
+		order[i].aq = aq;
+		order[i].exit_time = cfg->timeless && th && th->exit_time ? th->exit_time : UINT64_MAX;
+	}
+	qsort(order, nq, sizeof(*order), cmp_key);
 	rc = ptd_image_new(&q.im, err);
 	if (rc) {
 		free(order);
@@ -338,7 +363,7 @@ int ptd_rangeq_run(struct ptd_session *s, const struct ptd_decoder_ops *ops,
 	}
 	ptd_image_set_reader(q.im, read_code, &q);
 	for (i = 0; i < nq && !rc; i++) {
-		const struct ptd_aux_queue *aq = order[i];
+		const struct ptd_aux_queue *aq = order[i].aq;
 		const struct ptd_thread *th;
 
 		if (!cpu_wanted(cfg, aq->cpu))
@@ -356,4 +381,54 @@ int ptd_rangeq_run(struct ptd_session *s, const struct ptd_decoder_ops *ops,
 	if (!rc)
 		warn_missing(s);
 	return rc;
+}
+
+/* ---- the events (perf's cs_etm__synth_events) ---------------------------- */
+
+#define SAMPLE_MASK (PTD_SAMPLE_IP | PTD_SAMPLE_TID | PTD_SAMPLE_TIME | PTD_SAMPLE_ADDR | \
+		     PTD_SAMPLE_ID | PTD_SAMPLE_STREAM_ID | PTD_SAMPLE_CPU | PTD_SAMPLE_PERIOD | \
+		     PTD_SAMPLE_IDENTIFIER)
+
+void ptd_rangeq_events(const struct ptd_evsel *ev, int timeless, int branches, int instructions,
+		       uint64_t period, const char *mods, char *br_name, char *insn_name,
+		       struct ptd_script_evsel *br, struct ptd_script_evsel *insn)
+{
+	uint64_t st = (ev->sample_type & SAMPLE_MASK) | PTD_SAMPLE_IP | PTD_SAMPLE_TID | PTD_SAMPLE_PERIOD;
+
+	st = timeless ? st & ~(uint64_t)PTD_SAMPLE_TIME : st | PTD_SAMPLE_TIME;
+	if (branches) {
+		snprintf(br_name, PTD_RANGEQ_NAME_MAX, "branches%s", mods);
+		*br = (struct ptd_script_evsel){ 0, 4, 1, st | PTD_SAMPLE_ADDR, br_name, NULL };
+	}
+	if (instructions) {
+		snprintf(insn_name, PTD_RANGEQ_NAME_MAX, "instructions%s", mods);
+		*insn = (struct ptd_script_evsel){ 0, 1, period, st, insn_name, NULL };
+	}
+}
+
+int ptd_rangeq_timeless(const struct ptd_evsel *ev, int force)
+{
+	return force || !ev || !((ev->config >> 28) & 1);
+}
+
+const struct ptd_evsel *ptd_rangeq_trace_evsel(const struct ptd_session *s, const struct ptd_decoder_ops *ops)
+{
+	const struct ptd_evlist *el = ptd_reader_evlist(s->reader);
+	struct ptd_auxinfo info = { s->auxinfo.type, s->auxinfo.priv, (size_t)s->auxinfo.nr_priv };
+	uint32_t pmu;
+	size_t i;
+
+	if (!s->auxinfo.present || !s->auxinfo.nr_priv)
+		return NULL;
+	if (!ops || !ops->pmu_type)
+		pmu = (uint32_t)s->auxinfo.priv[0];
+	else if (ops->pmu_type(&info, &pmu))
+		return NULL;
+	for (i = 0; i < el->evsels.len; i++) {
+		const struct ptd_evsel *ev = *(struct ptd_evsel **)ptd_vec_at(&el->evsels, i);
+
+		if (ev->type == pmu)
+			return ev;
+	}
+	return NULL;
 }

@@ -20,14 +20,15 @@
  * prints none for CoreSight: only with --itrace=e given).
  *
  * Without timestamps (the trace event's config bit 28 clear, or --itrace=Z)
- * the samples have no time and the queues come one after the other by
- * their index, as perf's timeless decoding has them; with timestamps each
+ * the samples have no time and the queues come one after the other as
+ * perf's timeless decoding takes them: a per-thread queue when its thread
+ * exits, the others by index at the end; all trace IDs of a queue share
+ * one state (perf's CS_ETM_PER_THREAD_TRACEID).  With timestamps each
  * sample has the time of the last AUX record, as perf 6.1's.
  *
  * Not perf's yet: with timestamps perf interleaves the queues by their
- * CoreSight timestamps (here: one after the other as without), and
- * per-thread queues it decodes when their thread exits (here: at the
- * end).  Call chains, last branches and -F insn are not given. */
+ * CoreSight timestamps (here: one after the other by index).  Call chains,
+ * last branches and -F insn are not given. */
 #ifndef PTD_RANGEQ_H
 #define PTD_RANGEQ_H
 
@@ -59,5 +60,27 @@ struct ptd_rangeq_cfg {
 int ptd_rangeq_run(struct ptd_session *s, const struct ptd_decoder_ops *ops,
 		   const struct ptd_rangeq_cfg *cfg, struct ptd_resolver *rv, ptd_synth_fn fn,
 		   void *ctx, struct ptd_err *err);
+
+/* ---- for the printer's events ------------------------------------------ */
+
+#define PTD_RANGEQ_NAME_MAX 64
+
+/* The trace event of s: the first event of the PMU AUXTRACE_INFO names
+ * (ops->pmu_type; without ops or that operation priv[0], Intel PT's
+ * word), or NULL. */
+const struct ptd_evsel *ptd_rangeq_trace_evsel(const struct ptd_session *s,
+					       const struct ptd_decoder_ops *ops);
+
+/* perf's cs-etm timeless decoding: 1 when forced (--itrace=Z) or the trace
+ * event ev was recorded without timestamps (config bit 28, ETM_OPT_TS). */
+int ptd_rangeq_timeless(const struct ptd_evsel *ev, int force);
+
+/* perf's cs_etm__synth_events: the branches and instructions events (those
+ * asked for) with the trace event's sample type, named "branches" /
+ * "instructions" and mods into br_name / insn_name
+ * (PTD_RANGEQ_NAME_MAX bytes each). */
+void ptd_rangeq_events(const struct ptd_evsel *ev, int timeless, int branches, int instructions,
+		       uint64_t period, const char *mods, char *br_name, char *insn_name,
+		       struct ptd_script_evsel *br, struct ptd_script_evsel *insn);
 
 #endif

@@ -344,61 +344,6 @@ static void warn_about_errors(const struct run *r)
 	ptd_script_auxerr_warn(stderr, r->nr_errors, 2);
 }
 
-/* perf's cs_etm__synth_events: branches and instructions for a range
- * backend (rangeq.h), sample types from the trace event's */
-static size_t range_events(struct run *r, const struct ptd_itrace *it, const struct ptd_evsel *ev,
-			   int timeless, const char *mods, struct ptd_script_evsel *all)
-{
-	uint64_t st = (ev->sample_type & SAMPLE_MASK) | PTD_SAMPLE_IP | PTD_SAMPLE_TID | PTD_SAMPLE_PERIOD;
-	size_t n = 0;
-
-	st = timeless ? st & ~(uint64_t)PTD_SAMPLE_TIME : st | PTD_SAMPLE_TIME;
-	if (it->branches) {
-		snprintf(r->names[EV_BRANCHES], sizeof(r->names[0]), "branches%s", mods);
-		r->ev[EV_BRANCHES] = (struct ptd_script_evsel){ 0, 4, 1, st | PTD_SAMPLE_ADDR,
-								 r->names[EV_BRANCHES], NULL };
-		all[n++] = r->ev[EV_BRANCHES];
-	}
-	if (it->instructions) {
-		snprintf(r->names[EV_INSTRUCTIONS], sizeof(r->names[0]), "instructions%s", mods);
-		r->ev[EV_INSTRUCTIONS] = (struct ptd_script_evsel){ 0, 1, it->period, st,
-								     r->names[EV_INSTRUCTIONS], NULL };
-		all[n++] = r->ev[EV_INSTRUCTIONS];
-	}
-	return n;
-}
-
-/* perf's cs-etm timeless decoding: --itrace=Z, or the trace event was
- * recorded without timestamps (config bit ETM_OPT_TS, 28) */
-static int range_timeless(const struct ptd_evsel *ev, const struct ptd_itrace *it)
-{
-	return it->timeless_decoding || !ev || !((ev->config >> 28) & 1);
-}
-
-/* The trace event of the recording: the first of the PMU that
- * AUXTRACE_INFO names, or NULL. */
-static const struct ptd_evsel *trace_evsel(const struct ptd_session *s, const struct ptd_decoder_ops *rops)
-{
-	const struct ptd_evlist *el = ptd_reader_evlist(s->reader);
-	struct ptd_auxinfo info = { s->auxinfo.type, s->auxinfo.priv, (size_t)s->auxinfo.nr_priv };
-	uint32_t pmu;
-	size_t i;
-
-	if (!s->auxinfo.present || !s->auxinfo.nr_priv)
-		return NULL;
-	if (!rops || !rops->pmu_type)
-		pmu = (uint32_t)s->auxinfo.priv[0];
-	else if (rops->pmu_type(&info, &pmu))
-		return NULL;
-	for (i = 0; i < el->evsels.len; i++) {
-		const struct ptd_evsel *ev = *(struct ptd_evsel **)ptd_vec_at(&el->evsels, i);
-
-		if (ev->type == pmu)
-			return ev;
-	}
-	return NULL;
-}
-
 /* The events perf synthesizes for Intel PT (for a range backend rops:
  * CoreSight's), after the file's own. */
 static int setup_events(struct run *r, const struct ptd_itrace *it, const struct ptd_decoder_ops *rops,
@@ -429,10 +374,16 @@ static int setup_events(struct run *r, const struct ptd_itrace *it, const struct
 		r->ps.branch_sample_type |= ev->branch_sample_type;
 		all[n++].name = ptd_evsel_name(ev, namebufs[i], sizeof(namebufs[i]));
 	}
-	pt = trace_evsel(r->s, rops);
+	pt = ptd_rangeq_trace_evsel(r->s, rops);
 	if (pt && rops) {
 		modifiers(pt->flags, mods, sizeof(mods));
-		n += range_events(r, it, pt, range_timeless(pt, it), mods, all + n);
+		ptd_rangeq_events(pt, ptd_rangeq_timeless(pt, it->timeless_decoding), it->branches,
+				  it->instructions, it->period, mods, r->names[EV_BRANCHES],
+				  r->names[EV_INSTRUCTIONS], &r->ev[EV_BRANCHES], &r->ev[EV_INSTRUCTIONS]);
+		if (it->branches)
+			all[n++] = r->ev[EV_BRANCHES];
+		if (it->instructions)
+			all[n++] = r->ev[EV_INSTRUCTIONS];
 	} else if (pt) {
 		/* perf's intel_pt_synth_events: each event's sample type */
 		st = (pt->sample_type & SAMPLE_MASK) | PTD_SAMPLE_IP | PTD_SAMPLE_TID | PTD_SAMPLE_PERIOD;
@@ -524,7 +475,7 @@ static int run_ranges(struct run *r, const struct ptd_decoder_ops *rops, const s
 	rc.period = it->period ? it->period : 1;
 	/* perf 6.1 gives no CoreSight error samples: only when asked */
 	rc.errors = it->errors && o->nitrace;
-	rc.timeless = range_timeless(trace_evsel(r->s, rops), it);
+	rc.timeless = ptd_rangeq_timeless(ptd_rangeq_trace_evsel(r->s, rops), it->timeless_decoding);
 	rc.cpu_bitmap = r->have_cpus ? r->cpus : NULL;
 	rc.cpu_bitmap_bits = MAX_CPUS;
 	rc.ranges = o->ranges ? r->out : NULL;

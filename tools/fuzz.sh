@@ -36,7 +36,8 @@ seed() {
 	case $1 in
 	fuzz_perfdata) find "$top/testdata" -name '*.data' -size -400k -exec cp {} "$2/" \; ;;
 	fuzz_decode)   # the selector byte (itrace set, fields, JSON) comes last
-		for f in "$top"/testdata/record/*.data; do
+		for f in "$top"/testdata/record/*.data "$top"/testdata/simpleperf-etm/perf_with_unformatted_trace.data \
+			 "$top"/testdata/simpleperf-etm/perf_kernel.data; do
 			for s in 0 1 2 3 17 42; do
 				{ cat "$f"; printf "\\$(printf %o $s)"; } >"$2/$(basename "$f" .data)-$s"
 			done
@@ -66,7 +67,7 @@ for name in $harnesses; do
 	# OpenCSD is built without frame pointers: the slow unwinder finds the
 	# frame its leak suppression names
 	asan=${ASAN_OPTIONS:-}
-	[ "$name" = fuzz_snapshot ] && asan="fast_unwind_on_malloc=0${asan:+:$asan}"
+	case $name in fuzz_snapshot|fuzz_decode) asan="fast_unwind_on_malloc=0${asan:+:$asan}" ;; esac
 	# the decoders print warnings on stderr: libFuzzer keeps its own copy
 	if ! ASAN_OPTIONS=$asan "$out/$name" -max_total_time="$secs" -max_len=1048576 -rss_limit_mb=1024 -timeout=10 \
 	     -close_fd_mask=2 -artifact_prefix="$out/crashes/$name-" -print_final_stats=1 "$corpus" \
