@@ -36,8 +36,8 @@ struct rq {
 	int rc;                     /* fn's non-zero value */
 };
 
-/* The image's reader: code of the traced thread's process at the chunk's
- * time, from the file behind the map. */
+/* The image's reader: code of the traced thread's process, from the file
+ * behind its map at q->now. */
 static int read_code(void *ctx, uint8_t *buf, size_t size, uint64_t vaddr, uint64_t asid)
 {
 	struct rq *q = ctx;
@@ -267,18 +267,20 @@ static int decode_chunk(struct rq *q, const struct ptd_aux_queue *aq, const stru
 	buf.size = (size_t)c->size;
 	buf.offset = 0;
 	rc = q->ops->feed(d, &buf, &e2);
-	while (!rc && (rc = q->ops->next(d, &t, &e2)) > 0) {
-		if (q->cfg->ranges)
-			rc = ptd_ranges_print(q->cfg->ranges, &t) ? -PTD_E_IO : 0;
-		else
-			rc = take(q, &t) ? -1 : 0;
+	while (!rc) {
+		int n = q->ops->next(d, &t, &e2);
+
+		if (n <= 0) {
+			if (n < 0)
+				rc = ptd_err_set(err, -n, "AUXTRACE at file offset %#" PRIx64 ": %s",
+						 c->file_offset, e2.msg);
+			break;
+		}
+		if (q->cfg->ranges && ptd_ranges_print(q->cfg->ranges, &t))
+			rc = ptd_err_set(err, PTD_E_IO, "writing the output failed");
+		else if (!q->cfg->ranges && take(q, &t))
+			rc = q->rc;   /* fn's value (take fails only through fn) */
 	}
-	if (rc == -1)
-		rc = q->rc ? q->rc : -PTD_E_NOMEM;
-	else if (rc == -PTD_E_IO)
-		ptd_err_set(err, PTD_E_IO, "writing the output failed");
-	else if (rc < 0)
-		ptd_err_set(err, -rc, "AUXTRACE at file offset %#" PRIx64 ": %s", c->file_offset, e2.msg);
 	q->ops->destroy(d);
 	free(data);
 	return rc;
