@@ -30,9 +30,16 @@ struct rq {
 	/* branches rangesynth gave while it took a range: they follow the
 	 * range's instruction samples */
 	struct ptd_rs_branch pending[PENDING];
+	uint8_t pending_isa[PENDING];
 	unsigned npending;
 	int holding;
+	uint32_t in_flags;          /* flags of the last branch given while holding */
+	int in_given;
 	uint64_t period_insns[128]; /* per trace ID: instructions since the last sample */
+	/* ends of trace held until the queue's next chunk (perf never ends
+	 * OpenCSD's stream: the decoder reset at the next buffer ends it) */
+	struct ptd_trace_sample held[128];
+	unsigned nheld;
 	int rc;                     /* fn's non-zero value */
 };
 
@@ -88,7 +95,22 @@ static int deliver(struct rq *q, const struct ptd_synth *sy)
 	return rc;
 }
 
-static int send_branch(struct rq *q, const struct ptd_rs_branch *b)
+/* perf's cs_etm__copy_insn: the instruction at ip, 4 bytes (T32: 2 or 4 as
+ * its first halfword says), read from the code (zeros when it cannot be);
+ * none for isa PTD_ISA_UNKNOWN (perf's discontinuity packet) */
+static void copy_insn(struct rq *q, struct ptd_synth *sy, uint8_t isa)
+{
+	if (isa == PTD_ISA_UNKNOWN)
+		return;
+	sy->insn_len = 4;
+	if (isa == PTD_ISA_T32 && ptd_image_read(q->im, sy->insn, 2, sy->ip, 0) == 2 &&
+	    (sy->insn[1] & 0xf8) < 0xe8)
+		sy->insn_len = 2;
+	if (ptd_image_read(q->im, sy->insn, sy->insn_len, sy->ip, 0) != sy->insn_len)
+		memset(sy->insn, 0, sizeof(sy->insn));
+}
+
+static int send_branch(struct rq *q, const struct ptd_rs_branch *b, uint8_t isa)
 {
 	struct ptd_synth sy;
 
@@ -96,20 +118,30 @@ static int send_branch(struct rq *q, const struct ptd_rs_branch *b)
 	sy.ip = b->ip;
 	sy.addr = b->addr;
 	sy.flags = b->flags;
+	copy_insn(q, &sy, isa);
 	return deliver(q, &sy);
 }
 
+/* rangesynth's branches; isa: that of the range they leave (perf's
+ * prev_packet), none for a trace start */
 static int on_branch(void *ctx, const struct ptd_rs_branch *b)
 {
 	struct rq *q = ctx;
+	const struct ptd_rs_chan *c = &q->rs.chan[b->chan & 0x7f];
+	uint8_t isa = (b->flags & PTD_IPF_TRACE_BEGIN) ? PTD_ISA_UNKNOWN : c->prev.u.range.isa;
 
+	if (q->holding) {
+		q->in_flags = b->flags;
+		q->in_given = 1;
+	}
 	if (!q->cfg->branches)
 		return 0;
 	if (q->holding && q->npending < PENDING) {
+		q->pending_isa[q->npending] = isa;
 		q->pending[q->npending++] = *b;
 		return 0;
 	}
-	return send_branch(q, b);
+	return send_branch(q, b, isa);
 }
 
 /* perf's cs_etm__instr_addr: the address of instruction k of range r
@@ -145,6 +177,7 @@ static int insn_samples(struct rq *q, const struct ptd_trace_sample *r, uint32_t
 		sy.ip = insn_addr(q, r, offset - 1);
 		sy.period = period;
 		sy.flags = flags;
+		copy_insn(q, &sy, r->u.range.isa);
 		if (deliver(q, &sy))
 			return -1;
 		offset += period;
@@ -170,6 +203,7 @@ static int take(struct rq *q, const struct ptd_trace_sample *ts)
 {
 	struct ptd_trace_sample one;
 	const struct ptd_trace_sample *t = ts;
+	uint32_t prev_flags;
 	unsigned i;
 	int rc;
 
@@ -190,21 +224,29 @@ static int take(struct rq *q, const struct ptd_trace_sample *ts)
 		memset(&q->hint, 0, sizeof(q->hint));
 		return 0;
 	}
+	if (t->kind == PTD_TS_EVENT && t->event == PTD_EV_END_OF_TRACE) {
+		if (q->nheld < sizeof(q->held) / sizeof(q->held[0]))
+			q->held[q->nheld++] = *t;
+		return 0;
+	}
 	if (t->kind == PTD_TS_GAP && q->cfg->errors && error_sample(q, t))
 		return -1;
 	if (t->kind != PTD_TS_RANGE || !q->cfg->instructions)
 		return ptd_rangesynth_add(&q->rs, t) ? -1 : 0;
+	/* the flags of perf's prev_packet: those of the branch into the range,
+	 * or the previous range's when it was not left by a branch */
+	prev_flags = q->rs.chan[t->chan & 0x7f].prev_flags;
 	q->holding = 1;
+	q->in_given = 0;
 	q->npending = 0;
 	rc = ptd_rangesynth_add(&q->rs, t);
 	q->holding = 0;
 	if (rc)
 		return -1;
-	/* the flags of the branch into the range (perf's prev_packet) */
-	if (insn_samples(q, t, q->npending ? q->pending[q->npending - 1].flags : 0))
+	if (insn_samples(q, t, q->in_given ? q->in_flags : prev_flags))
 		return -1;
 	for (i = 0; i < q->npending; i++)
-		if (send_branch(q, &q->pending[i]))
+		if (send_branch(q, &q->pending[i], q->pending_isa[i]))
 			return -1;
 	q->npending = 0;
 	return 0;
@@ -231,6 +273,7 @@ static int decode_chunk(struct rq *q, const struct ptd_aux_queue *aq, const stru
 	struct ptd_err e2 = { 0 };
 	char optbuf[64];
 	uint8_t *data;
+	unsigned i;
 	int rc;
 
 	if (!c->size)
@@ -263,6 +306,18 @@ static int decode_chunk(struct rq *q, const struct ptd_aux_queue *aq, const stru
 				   q->s->auxinfo.file_offset, e2.msg);
 	}
 	memset(&q->hint, 0, sizeof(q->hint));
+	/* the previous chunk's ends of trace: perf's reset discontinuity */
+	for (i = 0; i < q->nheld && !q->cfg->ranges; i++)
+		if (ptd_rangesynth_add(&q->rs, &q->held[i])) {
+			rc = q->rc;
+			break;
+		}
+	q->nheld = 0;
+	if (rc) {
+		q->ops->destroy(d);
+		free(data);
+		return rc;
+	}
 	buf.data = data;
 	buf.size = (size_t)c->size;
 	buf.offset = 0;
@@ -374,6 +429,7 @@ int ptd_rangeq_run(struct ptd_session *s, const struct ptd_decoder_ops *ops,
 		th = aq->tid >= 0 ? ptd_machine_thread(&s->machine, aq->tid) : NULL;
 		q.pid = th ? th->pid : aq->tid == 0 ? 0 : -1;
 		memset(q.period_insns, 0, sizeof(q.period_insns));
+		q.nheld = 0;   /* the queue's last end of trace: perf never sees it */
 		ptd_rangesynth_init(&q.rs, q.im, on_branch, &q);
 		for (j = 0; j < aq->chunks.len && !rc; j++)
 			rc = decode_chunk(&q, aq, ptd_vec_at(&aq->chunks, j), err);

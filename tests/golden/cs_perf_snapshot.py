@@ -18,7 +18,7 @@ decoder for each chunk: the chunk's bytes as the buffer, formatted
 the queue's CPU), one device file per source with its registers, and a
 core per source whose memory dumps are the mapped ranges of the binaries
 given as RECORDED-PATH=LOCAL-FILE.  OUT/list names each directory with its
-queue and format.
+queue index, CPU, size, format, and "last" for the queue's last chunk.
 
 usage: cs_perf_snapshot.py PERF.DATA OUT [RECORDED-PATH=LOCAL-FILE ...]
 """
@@ -170,9 +170,11 @@ def main():
         for n, i in enumerate(order):
             d = os.path.join(out, "%03d" % n)
             write_snapshot(d, sources, chunks[i], raw, dumps)
-            lst.write("%s idx=%d cpu=%d bytes=%d %s\n" % (d, chunks[i][0], chunks[i][1],
-                                                          len(chunks[i][3]),
-                                                          "unformatted" if raw else "formatted"))
+            last = n + 1 == len(order) or chunks[order[n + 1]][0] != chunks[i][0]
+            lst.write("%s idx=%d cpu=%d bytes=%d %s %s\n" % (d, chunks[i][0], chunks[i][1],
+                                                             len(chunks[i][3]),
+                                                             "unformatted" if raw else "formatted",
+                                                             "last" if last else "more"))
 
 
 if __name__ == "__main__":
