@@ -65,6 +65,7 @@ struct ptd_synth {
 	const struct ptd_tstack_br *brstack;   /* l: the thread's last branches, newest first */
 	size_t brstack_nr;
 	unsigned call_depth;        /* with thread_stack: entries on the thread's call stack */
+	int no_tstack;              /* the decoding keeps no call stacks (CoreSight, as perf) */
 	uint64_t trace_pos;         /* ERROR: the trace position where it was found; others:
 	                             * the position of the PSB decoding last went through */
 	uint64_t tot_insn;          /* instructions the queue's decoder has walked so far */

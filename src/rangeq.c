@@ -84,6 +84,7 @@ static void synth_init(struct rq *q, struct ptd_synth *sy, int kind, int32_t cpu
 	sy->time = q->time;
 	sy->now = q->now;
 	sy->period = 1;
+	sy->no_tstack = 1;   /* perf's cs-etm keeps no thread stacks */
 }
 
 static int deliver(struct rq *q, const struct ptd_synth *sy)

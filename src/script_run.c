@@ -250,6 +250,7 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 	s.insn_cnt = sy->insn_cnt;
 	s.cyc_cnt = sy->cyc_cnt;
 	s.call_depth = sy->call_depth;
+	s.no_tstack = sy->no_tstack;
 	s.raw = sy->raw_size ? sy->raw : NULL;
 	s.raw_size = sy->raw_size;
 	if (sy->callchain_nr) {

@@ -287,7 +287,7 @@ static void put_callindent(struct ptd_script *ps, const struct ptd_script_out *o
 	uint64_t ip = 0;
 	int len = 0;
 
-	if (s->flags & PTD_IPF_RETURN)
+	if ((s->flags & PTD_IPF_RETURN) && !s->no_tstack)
 		depth += 1;
 	if (s->flags & (PTD_IPF_CALL | PTD_IPF_TRACE_BEGIN)) {
 		if (addr_correlates(s->evsel) && s->addr_loc.sym)

@@ -200,7 +200,9 @@ struct ptd_script_sample {
 	unsigned insn_len;          /*  the native arch when the sample has none) */
 	uint64_t insn_cnt, cyc_cnt; /* for ipc: printed only when both are non-zero */
 	unsigned call_depth;        /* thread_stack__depth() for callindent; a return's
-	                             * depth is raised by one here, as perf does */
+	                             * depth is raised by one here, as perf does ... */
+	int no_tstack;              /* ... unless the thread keeps no call stack (perf's
+	                             * cs-etm decoding keeps none) */
 	const uint8_t *raw;         /* PERF_SAMPLE_RAW payload after its u32 size */
 	uint32_t raw_size;          /*  (synth events: perf's perf_synth_intel_* less 4) */
 	const char *disasm;         /* -F disasm: the instruction's text; NULL prints its bytes */
