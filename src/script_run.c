@@ -595,6 +595,11 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 			goto out;
 		}
 	}
+	if (r.s->auxinfo.present && !ptd_decoder_for_auxtrace(r.s->auxinfo.type)) {
+		fprintf(stderr, "ptdecode: %s: no decoder for its trace (AUXTRACE type %u) in this build "
+			"(CoreSight needs OpenCSD)\n", o->input, r.s->auxinfo.type);
+		goto out;
+	}
 	if (r.s->auxinfo.present && (rops = ptd_decoder_for_auxtrace(r.s->auxinfo.type)) && !rops->queue_opts)
 		rops = NULL;   /* a backend with its own replay (Intel PT: ptq.h) */
 	if (o->ranges && !rops) {
