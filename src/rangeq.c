@@ -146,27 +146,30 @@ static int on_branch(void *ctx, const struct ptd_rs_branch *b)
 }
 
 /* perf's cs_etm__instr_addr: the address of instruction k of range r
- * (T32 instructions are 2 or 4 bytes: read them). */
-static uint64_t insn_addr(struct rq *q, const struct ptd_trace_sample *r, uint64_t k)
+ * (T32 instructions are 2 or 4 bytes: read them; 2 when unreadable, as
+ * perf).  *ck / *ca: instruction *ck is at *ca, a cursor that only moves
+ * forward (k never decreases within a range). */
+static uint64_t insn_addr(struct rq *q, const struct ptd_trace_sample *r, uint64_t k,
+			  uint64_t *ck, uint64_t *ca)
 {
-	uint64_t a = r->ip;
 	uint8_t hw[2];
 
 	if (r->u.range.isa != PTD_ISA_T32)
 		return r->ip + 4 * k;
-	while (k--) {
-		if (ptd_image_read(q->im, hw, 2, a, 0) < 2)
-			return a + 2 * (k + 1);   /* unreadable: perf's 2-byte guess */
-		a += (hw[1] & 0xf8) >= 0xe8 ? 4 : 2;
+	for (; *ck < k; ++*ck) {
+		if (ptd_image_read(q->im, hw, 2, *ca, 0) < 2)
+			*ca += 2;
+		else
+			*ca += (hw[1] & 0xf8) >= 0xe8 ? 4 : 2;
 	}
-	return a;
+	return *ca;
 }
 
 /* perf's cs_etm__sample for a range: its instruction samples */
 static int insn_samples(struct rq *q, const struct ptd_trace_sample *r, uint32_t flags)
 {
 	uint64_t *acc = &q->period_insns[r->chan & 0x7f];
-	uint64_t period = q->cfg->period, prev = *acc, offset;
+	uint64_t period = q->cfg->period, prev = *acc, offset, ck = 0, ca = r->ip;
 	struct ptd_synth sy;
 
 	*acc += r->insn_count;
@@ -175,7 +178,7 @@ static int insn_samples(struct rq *q, const struct ptd_trace_sample *r, uint32_t
 	offset = period - prev;
 	while (*acc >= period) {
 		synth_init(q, &sy, PTD_SYN_INSN, r->cpu);
-		sy.ip = insn_addr(q, r, offset - 1);
+		sy.ip = insn_addr(q, r, offset - 1, &ck, &ca);
 		sy.period = period;
 		sy.flags = flags;
 		copy_insn(q, &sy, r->u.range.isa);
