@@ -176,8 +176,7 @@ static void test_stream(void)
 		{ ETM4_PKT_I_ATOM_F2, 0x2, 2 },                  /* N E */
 		{ ETM4_PKT_I_EXCEPT, PTD_ETM_EXC_CALL, 0 },
 		{ ETM4_PKT_I_ADDR_S_IS0, 0x7fff00001304ULL, 0 },
-		{ ETM4_PKT_I_TIMESTAMP, 0x123456999ULL, 0 },
-		{ ETM4_PKT_I_TRACE_ON, 0, 0 },
+		{ ETM4_PKT_I_TRACE_ON, 0, 0 },          /* no timestamp without a sync */
 		{ ETM4_PKT_I_ADDR_CTXT_L_64IS0, 0x7fff00001304ULL, 0 },
 		{ ETM4_PKT_I_EXCEPT, PTD_ETM_EXC_IRQ, 0 },
 		{ ETM4_PKT_I_ADDR_S_IS0, 0x7fff00001310ULL, 0 },

@@ -164,9 +164,12 @@ int ptd_etmenc_resume(struct ptd_etmenc *e, uint64_t ip, uint32_t ctxid, uint64_
 		put(e, p, 2);
 		e->need_sync = 0;
 		e->have_addr = 0;
+		/* one Timestamp per sync: perf orders the CPUs' chunks by
+		 * them; a Timestamp at every Trace On made perf 6.1 drop the
+		 * trace after a thread's last one in some chunks */
+		if (e->cfg.ts)
+			timestamp(e, ts);
 	}
-	if (e->cfg.ts)
-		timestamp(e, ts);
 	put1(e, 0x04);            /* Trace On */
 	/* Address with Context, 64-bit IS0: EL0, SF (AArch64), NS */
 	p[0] = 0x85;

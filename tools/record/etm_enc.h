@@ -3,11 +3,12 @@
  * unit programmed by perf for user-only tracing (TRCVICTLR excluding EL1
  * and EL2) writes them, with no speculation (TRCIDR8.MAXSPEC 0), no
  * return stack, no branch broadcast and no cycle counting:
- *   - A-sync and Trace Info (no optional sections) where the trace starts
- *     after being disabled: the start of each AUX chunk's trace,
- *   - with timestamps a Timestamp, then Trace On and Address with Context
- *     (long 64-bit IS0: EL0, AArch64, non-secure, and the context ID with
- *     ctxtid) where user execution starts or resumes,
+ *   - A-sync and Trace Info (no optional sections), and with timestamps a
+ *     Timestamp, where the trace starts after being disabled: the start of
+ *     each AUX chunk's trace,
+ *   - Trace On and Address with Context (long 64-bit IS0: EL0, AArch64,
+ *     non-secure, and the context ID with ctxtid) where user execution
+ *     starts or resumes,
  *   - one atom per branch (P0 element), E for taken, N for a conditional
  *     branch not taken, up to three in an atom packet (formats 1 to 3),
  *   - an address packet after each taken indirect branch, compressed
@@ -47,7 +48,8 @@ void ptd_etmenc_free(struct ptd_etmenc *e);   /* NULL-safe */
 void ptd_etmenc_need_sync(struct ptd_etmenc *e);
 
 /* User execution starts or resumes at ip in the context of thread `ctxid`,
- * at time ts (perf time, the Timestamp packet's value). */
+ * at time ts (perf time: the Timestamp packet's value, when a sync
+ * precedes). */
 int ptd_etmenc_resume(struct ptd_etmenc *e, uint64_t ip, uint32_t ctxid, uint64_t ts,
 		      struct ptd_err *err);
 
