@@ -27,7 +27,8 @@ static void usage(FILE *f)
 	      "      --source SRC        qemu (static x86-64 programs, fast) or ptrace\n"
 	      "                          (any program, native, slow); default qemu\n"
 	      "      --etm               a static AArch64 PROGRAM traced by CoreSight ETMv4:\n"
-	      "                          perf record -e cs_etm//u (qemu source; with\n"
+	      "                          perf record -e cs_etm//u (the default for an\n"
+	      "                          AArch64 PROGRAM; qemu source; with\n"
 	      "                          --per-thread, --cpus, --aux-size, --ticks-per-insn,\n"
 	      "                          --buildid-mmap, --root)\n"
 	      "      --per-thread        one trace per thread (perf record --per-thread)\n"
@@ -93,6 +94,36 @@ static int pair(const char *s, unsigned *n, unsigned *k)
 	if (colon)
 		*k = (unsigned)b;
 	return 0;
+}
+
+/* 1 when the program (searched in PATH without a '/') is an AArch64 ELF */
+static int is_aarch64(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+	unsigned char h[20];
+	FILE *f = NULL;
+
+	if (strchr(prog, '/')) {
+		f = fopen(prog, "rb");
+	} else {
+		while (path && *path && !f) {
+			size_t n = strcspn(path, ":");
+
+			snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path, prog);
+			f = fopen(buf, "rb");
+			path += n + (path[n] == ':');
+		}
+	}
+	if (!f)
+		return 0;
+	if (fread(h, 1, sizeof(h), f) != sizeof(h)) {
+		fclose(f);
+		return 0;
+	}
+	fclose(f);
+	/* ELF, little-endian, e_machine EM_AARCH64 (183) */
+	return !memcmp(h, "\177ELF", 4) && h[5] == 1 && h[18] == 183 && h[19] == 0;
 }
 
 /* --etm: an AArch64 program through the qemu source into the ETM recorder */
@@ -284,6 +315,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ptdecode-record: no program to run (ptdecode-record [OPTIONS] -- PROGRAM [ARGS])\n");
 		return 1;
 	}
+	if (!etm && !strcmp(source, "qemu") && is_aarch64(argv[optind]))
+		etm = 1;   /* an AArch64 program: CoreSight is what it would have */
 	other = cfg.pd.snapshot || cfg.pd.noretcomp || cfg.pt.long_tnt || cfg.pd.cyc || cfg.pd.mtc ||
 		cfg.pd.no_tsc || cfg.pd.ptw || cfg.pd.pwr_evt || cfg.pt.tsx || cfg.ovf_every ||
 		cfg.truncate_every || cfg.drop_every || cfg.lost_every || cfg.pause_every;
