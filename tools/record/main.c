@@ -1,6 +1,7 @@
 /* ptdecode-record: run a program and write the perf.data that
  * `perf record -e intel_pt//u` would have written on a machine with
- * Intel PT, plus a ground-truth log of the executed path. */
+ * Intel PT (or, with --etm, `perf record -e cs_etm//u` on an Arm machine
+ * with CoreSight ETMv4), plus a ground-truth log of the executed path. */
 #include "config.h"
 
 #include <errno.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/record/etm_rec.h"
 #include "tools/record/exec_ptrace.h"
 #include "tools/record/exec_qemu.h"
 #include "tools/record/recorder.h"
@@ -24,6 +26,11 @@ static void usage(FILE *f)
 	      "      --truth FILE        write the ground truth: every control transfer\n"
 	      "      --source SRC        qemu (static x86-64 programs, fast) or ptrace\n"
 	      "                          (any program, native, slow); default qemu\n"
+	      "      --etm               a static AArch64 PROGRAM traced by CoreSight ETMv4:\n"
+	      "                          perf record -e cs_etm//u (the default for an\n"
+	      "                          AArch64 PROGRAM; qemu source; with\n"
+	      "                          --per-thread, --cpus, --aux-size, --ticks-per-insn,\n"
+	      "                          --buildid-mmap, --root)\n"
 	      "      --per-thread        one trace per thread (perf record --per-thread)\n"
 	      "      --cpus N            emulated CPUs in per-CPU mode (default 4)\n"
 	      "      --snapshot BYTES    snapshot mode (perf record -S): an AUX buffer of\n"
@@ -89,6 +96,69 @@ static int pair(const char *s, unsigned *n, unsigned *k)
 	return 0;
 }
 
+/* 1 when the program (searched in PATH without a '/') is an AArch64 ELF */
+static int is_aarch64(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+	unsigned char h[20];
+	FILE *f = NULL;
+
+	if (strchr(prog, '/')) {
+		f = fopen(prog, "rb");
+	} else {
+		while (path && *path && !f) {
+			size_t n = strcspn(path, ":");
+
+			snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path, prog);
+			f = fopen(buf, "rb");
+			path += n + (path[n] == ':');
+		}
+	}
+	if (!f)
+		return 0;
+	if (fread(h, 1, sizeof(h), f) != sizeof(h)) {
+		fclose(f);
+		return 0;
+	}
+	fclose(f);
+	/* ELF, little-endian, e_machine EM_AARCH64 (183) */
+	return !memcmp(h, "\177ELF", 4) && h[5] == 1 && h[18] == 183 && h[19] == 0;
+}
+
+/* --etm: an AArch64 program through the qemu source into the ETM recorder */
+static int run_etm(char **prog, const struct ptd_recorder_config *cfg, const char *out,
+		   struct ptd_err *err)
+{
+	struct ptd_qemu_opts qo = { .arches = 1u << PTD_ARCH_AARCH64 };
+	struct ptd_etmrec *r = NULL;
+	int rc = ptd_etmrec_new(&r, out, cfg, err);
+
+	if (rc)
+		return rc;
+	rc = ptd_exec_qemu_opts((const char *const *)prog, &qo, ptd_etmrec_sink(r), err);
+	if (rc && ptd_etmrec_error(r)->code)
+		*err = *ptd_etmrec_error(r);
+	if (!rc)
+		return ptd_etmrec_finish(r, err);
+	ptd_etmrec_finish(r, NULL);
+	return rc;
+}
+
+static int finish(int rc, struct ptd_recorder_config *cfg, const char *truth, const char *out,
+		  int quiet, struct ptd_err *err)
+{
+	if (cfg->truth && fclose(cfg->truth) && !rc)
+		rc = ptd_err_set(err, PTD_E_IO, "%s: %s", truth, strerror(errno));
+	if (rc) {
+		fprintf(stderr, "ptdecode-record: %s\n", err->msg[0] ? err->msg : ptd_strerror(rc));
+		return 2;
+	}
+	if (!quiet)
+		fprintf(stderr, "ptdecode-record: wrote %s\n", out);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -116,6 +186,7 @@ int main(int argc, char **argv)
 		{ "pause", required_argument, NULL, 'Z' },
 		{ "root", required_argument, NULL, 'R' },
 		{ "buildid-mmap", no_argument, NULL, 'B' },
+		{ "etm", no_argument, NULL, 'e' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -126,7 +197,7 @@ int main(int argc, char **argv)
 	const char *out = "perf.data", *truth = NULL, *source = "qemu";
 	unsigned long long v;
 	char cmdline[4096];
-	int c, quiet = 0, rc, i;
+	int c, quiet = 0, rc, i, etm = 0, other = 0;
 	size_t pos = 0;
 
 	memset(&cfg, 0, sizeof(cfg));
@@ -186,6 +257,7 @@ int main(int argc, char **argv)
 			cfg.pt.tsx = 1;
 			break;
 		case 'q': quiet = 1; break;
+		case 'e': etm = 1; break;
 		case 'R': cfg.root = optarg; break;
 		case 'B': cfg.pd.buildid_mmap = 1; break;
 		case 'h': usage(stdout); return 0;
@@ -243,6 +315,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ptdecode-record: no program to run (ptdecode-record [OPTIONS] -- PROGRAM [ARGS])\n");
 		return 1;
 	}
+	if (!etm && !strcmp(source, "qemu") && is_aarch64(argv[optind]))
+		etm = 1;   /* an AArch64 program: CoreSight is what it would have */
+	other = cfg.pd.snapshot || cfg.pd.noretcomp || cfg.pt.long_tnt || cfg.pd.cyc || cfg.pd.mtc ||
+		cfg.pd.no_tsc || cfg.pd.ptw || cfg.pd.pwr_evt || cfg.pt.tsx || cfg.ovf_every ||
+		cfg.truncate_every || cfg.drop_every || cfg.lost_every || cfg.pause_every;
+	if (etm && (other || strcmp(source, "qemu"))) {
+		fprintf(stderr, "ptdecode-record: --etm: the qemu source, with --per-thread, --cpus, "
+			"--aux-size, --ticks-per-insn, --buildid-mmap or --root only\n");
+		return 1;
+	}
 	if (cfg.pd.no_tsc && (cfg.pd.mtc || cfg.pd.cyc || cfg.pd.snapshot)) {
 		fprintf(stderr, "ptdecode-record: --no-tsc: MTC, CYC and snapshots need timestamps\n");
 		return 1;
@@ -263,6 +345,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (etm)
+		return finish(run_etm(argv + optind, &cfg, out, &err), &cfg, truth, out, quiet, &err);
 	rc = ptd_recorder_new(&r, out, &cfg, &err);
 	if (!rc) {
 		const char *const *prog = (const char *const *)(argv + optind);
@@ -276,15 +360,7 @@ int main(int argc, char **argv)
 		else
 			ptd_recorder_finish(r, NULL);
 	}
-	if (cfg.truth && fclose(cfg.truth) && !rc)
-		rc = ptd_err_set(&err, PTD_E_IO, "%s: %s", truth, strerror(errno));
-	if (rc) {
-		fprintf(stderr, "ptdecode-record: %s\n", err.msg[0] ? err.msg : ptd_strerror(rc));
-		return 2;
-	}
-	if (!quiet)
-		fprintf(stderr, "ptdecode-record: wrote %s\n", out);
-	return 0;
+	return finish(rc, &cfg, truth, out, quiet, &err);
 bad:
 	fprintf(stderr, "ptdecode-record: bad value '%s' for %s\n", optarg, argv[optind - 1]);
 	return 1;

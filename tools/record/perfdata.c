@@ -79,6 +79,42 @@ static void trailer(struct ptd_pdw *w, struct ptd_recbuf *rb, uint64_t base, int
 	ptd_rb_sample_id(rb, w->st, &sid);
 }
 
+uint8_t ptd_pdw_etm_trace_id(int cpu)
+{
+	return (uint8_t)(0x10 + 2 * cpu);   /* the kernel's CORESIGHT_ETM_PMU_SEED scheme */
+}
+
+/* AUXTRACE_INFO of cs_etm: perf's header (version 1, PMU type and CPU
+ * count, snapshot) and each CPU's ETMv4 block: magic, cpu, the number of
+ * parameters, TRCCONFIGR, TRCTRACEIDR and the ID registers of a
+ * Cortex-A53's ETM (TRCIDR0: timestamps of 64 bits, COMMOPT 1; TRCIDR2:
+ * 64-bit addresses, 32-bit context IDs, 8-bit VMIDs; TRCIDR8: no
+ * speculation), TRCAUTHSTATUS */
+static void etm_info(struct ptd_recbuf *rb, const struct ptd_pdw_config *cfg)
+{
+	unsigned i;
+
+	ptd_rb_start(rb, PTD_REC_AUXTRACE_INFO, 0);
+	ptd_rb_u32(rb, PTD_AUXTRACE_CS_ETM);
+	ptd_rb_u32(rb, 0);
+	ptd_rb_u64(rb, 1);                                        /* header version */
+	ptd_rb_u64(rb, (uint64_t)PTD_ETM_PMU_TYPE << 32 | cfg->ncpus);
+	ptd_rb_u64(rb, 0);                                        /* snapshot */
+	for (i = 0; i < cfg->ncpus; i++) {
+		ptd_rb_u64(rb, 0x4040404040404040ULL);            /* ETMv4 magic */
+		ptd_rb_u64(rb, i);
+		ptd_rb_u64(rb, 7);
+		ptd_rb_u64(rb, (cfg->etm_ctxtid ? PTD_ETM4_CFG_CTXTID : 0) |
+			       (cfg->etm_ts ? PTD_ETM4_CFG_TS : 0));
+		ptd_rb_u64(rb, ptd_pdw_etm_trace_id((int)i));
+		ptd_rb_u64(rb, 0x28000ea1);                       /* TRCIDR0 */
+		ptd_rb_u64(rb, 0x4100f421);                       /* TRCIDR1 */
+		ptd_rb_u64(rb, 0x00000488);                       /* TRCIDR2 */
+		ptd_rb_u64(rb, 0);                                /* TRCIDR8 */
+		ptd_rb_u64(rb, 0xcc);                             /* TRCAUTHSTATUS */
+	}
+}
+
 /* perf_event_attr as perf record sets it for the two events */
 static void make_attr(uint8_t a[128], const struct ptd_pdw *w, int pt)
 {
@@ -93,11 +129,13 @@ static void make_attr(uint8_t a[128], const struct ptd_pdw *w, int pt)
 		| (1ULL << 20);        /* exclude_guest */
 
 	memset(a, 0, 128);
-	u = pt ? PTD_PT_PMU_TYPE : 1;
+	u = pt ? (w->cfg.etm ? PTD_ETM_PMU_TYPE : PTD_PT_PMU_TYPE) : 1;
 	memcpy(a, &u, 4);
 	u = 128;
 	memcpy(a + 4, &u, 4);
-	v = pt ? (PTD_PT_CFG_PT | PTD_PT_CFG_BRANCH | (w->cfg.no_tsc ? 0 : PTD_PT_CFG_TSC) |
+	v = pt && w->cfg.etm ? (w->cfg.etm_ctxtid ? PTD_ETM_OPT_CTXTID : 0) |
+			       (w->cfg.etm_ts ? PTD_ETM_OPT_TS : 0)
+	    : pt ? (PTD_PT_CFG_PT | PTD_PT_CFG_BRANCH | (w->cfg.no_tsc ? 0 : PTD_PT_CFG_TSC) |
 		  (w->cfg.ptw ? PTD_PT_CFG_PTW | PTD_PT_CFG_FUP_ON_PTW : 0) |
 		  (w->cfg.pwr_evt ? PTD_PT_CFG_PWR_EVT : 0) |
 		  ((uint64_t)w->cfg.psb_period_code << PTD_PT_CFG_PSB_SHIFT) |
@@ -115,7 +153,7 @@ static void make_attr(uint8_t a[128], const struct ptd_pdw *w, int pt)
 	 * per-CPU mode with timing, context_switch */
 	if (!pt)
 		flags |= (1ULL << 8) | (1ULL << 9) | (1ULL << 13) | (1ULL << 23) | (1ULL << 24) |
-			 (w->cfg.per_thread || w->cfg.no_tsc ? 0 : (1ULL << 26));
+			 (w->cfg.per_thread || w->cfg.no_tsc || w->cfg.etm ? 0 : (1ULL << 26));
 	memcpy(a + 40, &flags, 8);
 }
 
@@ -154,6 +192,12 @@ int ptd_pdw_open(struct ptd_pdw **out, const char *path, const struct ptd_pdw_co
 	}
 
 	/* what perf record writes first: the trace configuration, then time conversion */
+	if (cfg->etm) {
+		etm_info(&rb, cfg);
+		if ((rc = emit(w, &rb, err)))
+			goto fail;
+		goto time_conv;
+	}
 	ptd_rb_start(&rb, PTD_REC_AUXTRACE_INFO, 0);
 	ptd_rb_u32(&rb, PTD_AUXTRACE_INTEL_PT);
 	ptd_rb_u32(&rb, 0);
@@ -179,6 +223,7 @@ int ptd_pdw_open(struct ptd_pdw **out, const char *path, const struct ptd_pdw_co
 	ptd_rb_u64(&rb, 0);                        /* event_trace */
 	if ((rc = emit(w, &rb, err)))
 		goto fail;
+time_conv:
 	ptd_rb_start(&rb, PTD_REC_TIME_CONV, 0);
 	ptd_rb_u64(&rb, cfg->time_shift);
 	ptd_rb_u64(&rb, cfg->time_mult);
@@ -467,7 +512,7 @@ static int write_features(struct ptd_pdw *w, struct ptd_err *err)
 	fb_string(&b, "ptdecode-record " PACKAGE_VERSION);
 	if ((rc = feature(w, PTD_FEAT_VERSION, &b, err)))
 		return rc;
-	fb_string(&b, "x86_64");
+	fb_string(&b, w->cfg.etm ? "aarch64" : "x86_64");
 	if ((rc = feature(w, PTD_FEAT_ARCH, &b, err)))
 		return rc;
 	v32 = w->cfg.per_thread ? 1 : w->cfg.ncpus;
@@ -476,7 +521,8 @@ static int write_features(struct ptd_pdw *w, struct ptd_err *err)
 	if ((rc = feature(w, PTD_FEAT_NRCPUS, &b, err)))
 		return rc;
 	/* an emulated Skylake server; perf and libipt pick errata by it */
-	fb_string(&b, "GenuineIntel,6,85,4");
+	/* (a Cortex-A53 r0p4's MIDR_EL1 as perf writes it on arm64) */
+	fb_string(&b, w->cfg.etm ? "0x00000000410fd034" : "GenuineIntel,6,85,4");
 	if ((rc = feature(w, PTD_FEAT_CPUID, &b, err)))
 		return rc;
 	v32 = 1;
@@ -489,9 +535,9 @@ static int write_features(struct ptd_pdw *w, struct ptd_err *err)
 	v32 = 1;
 	fb_put(&b, &v32, 4);
 	fb_string(&b, "software");
-	v32 = PTD_PT_PMU_TYPE;
+	v32 = w->cfg.etm ? PTD_ETM_PMU_TYPE : PTD_PT_PMU_TYPE;
 	fb_put(&b, &v32, 4);
-	fb_string(&b, "intel_pt");
+	fb_string(&b, w->cfg.etm ? "cs_etm" : "intel_pt");
 	if ((rc = feature(w, PTD_FEAT_PMU_MAPPINGS, &b, err)))
 		return rc;
 	/* BUILD_ID: records {header, pid, id[20] + size + pad, name padded to 64} */

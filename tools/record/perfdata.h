@@ -13,6 +13,14 @@
 #include "tools/record/xev.h"
 
 #define PTD_PT_PMU_TYPE 8          /* intel_pt's PMU type on the emulated machine */
+#define PTD_ETM_PMU_TYPE 10        /* cs_etm's on the emulated Arm machine */
+
+/* cs_etm PMU config bits (ETM_OPT_*, the kernel's format/ directory) */
+#define PTD_ETM_OPT_CTXTID   (1ULL << 14)
+#define PTD_ETM_OPT_TS       (1ULL << 28)
+/* the ETMv4 TRCCONFIGR bits perf records for them */
+#define PTD_ETM4_CFG_CTXTID  (1ULL << 6)
+#define PTD_ETM4_CFG_TS      (1ULL << 11)
 
 /* intel_pt PMU config bits (the kernel's format/ directory) */
 #define PTD_PT_CFG_PT        (1ULL << 0)
@@ -48,7 +56,16 @@ struct ptd_pdw_config {
 	uint32_t time_mult;
 	uint64_t time_zero;
 	const char *cmdline;       /* for the CMDLINE feature */
+	/* perf record -e cs_etm//u on an Arm machine (ETMv4 on each CPU, an ETR
+	 * sink) instead of intel_pt//u; only per_thread, ncpus, cmdline,
+	 * buildid_mmap and the time conversion apply then */
+	int etm;
+	int etm_ctxtid;            /* config ctxtid (TRCCONFIGR.CID) */
+	int etm_ts;                /* config timestamp (TRCCONFIGR.TS) */
 };
+
+/* The trace ID (TRCTRACEIDR) of the ETM of an emulated CPU */
+uint8_t ptd_pdw_etm_trace_id(int cpu);
 
 struct ptd_pdw;
 
