@@ -22,8 +22,13 @@ function out(tid, line) {
 	if (line != "") print line
 }
 $1 == "S" { start[$5] = hex($6); next }
-# a transaction's state changes, lost or not (the next PSB+ tells it)
-$1 == "T" { intx[$2] = $4 == "begin"; if ($4 == "abort") abort[$2] = 1; next }
+# a transaction's state changes, lost or not (the next PSB+ tells it); one
+# in the trace is a packet of its thread (MODE.TSX and a FUP at its ip)
+$1 == "T" {
+	intx[$2] = $4 == "begin"; if ($4 == "abort") abort[$2] = 1
+	if ($5 != "lost") out($2, "")
+	next
+}
 $1 == "P" { if (!($2 in start)) out($2, $2 " " hex($3) " 0"); start[$2] = hex($3); enabled[$2] = 0; next }
 # A trace start pending when a loss begins (after a syscall, an interrupt,
 # a fault's resumption) is in the trace before the loss: the recorder
