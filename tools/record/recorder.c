@@ -567,24 +567,30 @@ static int on_thread_end(void *ctx, int32_t tid, uint64_t icount, uint64_t last_
 	return 0;
 }
 
+int ptd_record_mmap(struct ptd_pdw *pd, const struct ptd_recorder_config *cfg, int cpu, uint64_t tsc,
+		    int32_t pid, int32_t tid, const struct ptd_xmap *m, struct ptd_err *err)
+{
+	struct ptd_xmap rm = *m;
+	size_t n = cfg->root ? strlen(cfg->root) : 0;
+
+	if (n && !strncmp(m->path, cfg->root, n) && m->path[n] == '/')
+		rm.path = m->path + n;
+	if (ptd_pdw_mmap(pd, cpu, tsc, pid, tid, &rm, m->path, err))
+		return -err->code;
+	if (cfg->truth)
+		fprintf(cfg->truth, "M %d %#" PRIx64 " %#" PRIx64 " %#" PRIx64 " %s\n", (int)pid, m->start,
+			m->len, m->pgoff, m->path);
+	return 0;
+}
+
 static int on_mmap(void *ctx, int32_t pid, int32_t tid, const struct ptd_xmap *m)
 {
 	struct ptd_recorder *r = ctx;
 	struct rthread *t = thread(r, tid);
-	int cpu = t ? cpu_of(&r->streams[t->stream]) : 0;
-	struct ptd_xmap rm = *m;
-	size_t n = r->cfg.root ? strlen(r->cfg.root) : 0;
 
-	/* a file under the root is recorded by its path inside the root */
-	if (n && !strncmp(m->path, r->cfg.root, n) && m->path[n] == '/')
-		rm.path = m->path + n;
 	r->tsc += 1;
-	if (ptd_pdw_mmap(r->pd, cpu, r->tsc, pid, tid, &rm, m->path, &r->err))
-		return -r->err.code;
-	if (T(r))
-		fprintf(T(r), "M %d %#" PRIx64 " %#" PRIx64 " %#" PRIx64 " %s\n", (int)pid, m->start,
-			m->len, m->pgoff, m->path);
-	return 0;
+	return ptd_record_mmap(r->pd, &r->cfg, t ? cpu_of(&r->streams[t->stream]) : 0, r->tsc, pid, tid, m,
+			       &r->err);
 }
 
 static int on_comm(void *ctx, int32_t pid, int32_t tid, const char *comm)

@@ -44,6 +44,11 @@ struct ptd_recorder_config {
 
 struct ptd_recorder;
 
+/* A mapping as both recorders write it: the MMAP2 record (a file under
+ * cfg->root by its path inside the root) and the truth's M line. */
+int ptd_record_mmap(struct ptd_pdw *pd, const struct ptd_recorder_config *cfg, int cpu, uint64_t tsc,
+		    int32_t pid, int32_t tid, const struct ptd_xmap *m, struct ptd_err *err);
+
 int ptd_recorder_new(struct ptd_recorder **out, const char *path,
 		     const struct ptd_recorder_config *cfg, struct ptd_err *err);
 
