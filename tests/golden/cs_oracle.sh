@@ -2,6 +2,22 @@
 # cs_snapshot.test and cs_perf.test.  Each function reads a log and prints
 # one comparable line per item, in trace order.
 
+# The start of the lister awk programs: hex() (a hex string without 0x
+# and leading zeros), the trace ID of each element line in id, and
+# range_ends(), which sets st and en to an INSTR_RANGE line's addresses.
+LISTER_AWK='
+function hex(s) { sub(/^0x0*/, "", s); return s == "" ? "0" : s }
+function range_ends(   r) {
+	match($0, /range=0x[0-9a-f]+:\[0x[0-9a-f]+\]/)
+	r = substr($0, RSTART + 6, RLENGTH - 6)
+	st = r; sub(/:.*/, "", st)
+	en = r; sub(/^[^[]*\[/, "", en); sub(/\]/, "", en)
+}
+# (an element line may follow an error message on the same line)
+match($0, /Idx:[0-9]+; ID:[0-9a-f]+;/) {
+	id = substr($0, RSTART, RLENGTH); sub(/^.*ID:/, "", id); sub(/;$/, "", id)
+}'
+
 # lister log -> "ID START END E|N" per range, in order
 lister_ranges() {
 	sed -n 's/^Idx:[0-9]*; ID:\([0-9a-f]*\); OCSD_GEN_TRC_ELEM_INSTR_RANGE(exec range=\(0x[0-9a-f]*\):\[\(0x[0-9a-f]*\)\] num_i([0-9]*) last_sz([0-9]*) (ISA=[A-Za-z0-9]*) \([EN]\) .*/\1 \2 \3 \4/p' "$1"
@@ -11,10 +27,9 @@ ptd_ranges() {
 }
 # lister log -> "IP ADDR" of each branch sample perf's rules give, in order
 lister_branches() {
-	awk '
-	# hex strings without 0x and leading zeros; 64-bit values do not fit
-	# awk numbers, so the subtraction is done digit by digit
-	function hex(s) { sub(/^0x0*/, "", s); return s == "" ? "0" : s }
+	awk "$LISTER_AWK"'
+	# 64-bit values do not fit awk numbers: the subtraction is done
+	# digit by digit
 	function hexsub(s, n,   i, d, out, digits) {
 		digits = "0123456789abcdef"
 		s = hex(s); out = ""
@@ -30,15 +45,8 @@ lister_branches() {
 		if (state[id] == "range") print last[id] " 0"
 		state[id] = "discont"
 	}
-	# (an element line may follow an error message on the same line)
-	match($0, /Idx:[0-9]+; ID:[0-9a-f]+;/) {
-		id = substr($0, RSTART, RLENGTH); sub(/^.*ID:/, "", id); sub(/;$/, "", id)
-	}
 	/OCSD_GEN_TRC_ELEM_INSTR_RANGE\(/ {
-		match($0, /range=0x[0-9a-f]+:\[0x[0-9a-f]+\]/)
-		r = substr($0, RSTART + 6, RLENGTH - 6)
-		st = r; sub(/:.*/, "", st)
-		en = r; sub(/^[^[]*\[/, "", en); sub(/\]/, "", en)
+		range_ends()
 		match($0, /last_sz\([0-9]+\)/); sz = substr($0, RSTART + 8, RLENGTH - 9)
 		if (state[id] == "discont") print "0 " hex(st)
 		else if (state[id] == "range" && taken[id]) print last[id] " " hex(st)
@@ -61,17 +69,9 @@ ptd_branches() {
 # end of trace, exceptions and their returns, and context IDs ("ctx HEX":
 # the VMID when the element has one, else the CONTEXTIDR value)
 lister_elements() {
-	awk '
-	function hex(s) { sub(/^0x0*/, "", s); return s == "" ? "0" : s }
-	# (an element line may follow an error message on the same line)
-	match($0, /Idx:[0-9]+; ID:[0-9a-f]+;/) {
-		id = substr($0, RSTART, RLENGTH); sub(/^.*ID:/, "", id); sub(/;$/, "", id)
-	}
+	awk "$LISTER_AWK"'
 	/OCSD_GEN_TRC_ELEM_INSTR_RANGE\(/ {
-		match($0, /range=0x[0-9a-f]+:\[0x[0-9a-f]+\]/)
-		r = substr($0, RSTART + 6, RLENGTH - 6)
-		st = r; sub(/:.*/, "", st)
-		en = r; sub(/^[^[]*\[/, "", en); sub(/\]/, "", en)
+		range_ends()
 		e = ($0 ~ /\) E /) ? "E" : "N"
 		print id " range " hex(st) " " hex(en) " " e; next
 	}
