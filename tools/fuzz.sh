@@ -14,13 +14,15 @@ secs=${1:-60}
 out=${2:-$top/build-fuzz}
 [ $# -gt 2 ] && shift 2 || set --
 CC=${FUZZ_CC:-clang}
+CXX=${FUZZ_CXX:-clang++}
 command -v "$CC" >/dev/null || { echo "fuzz: $CC not found (apt-get install clang)" >&2; exit 2; }
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 mkdir -p "$out/crashes" "$out/lib"
 (cd "$top" && { [ -x configure ] && [ configure -nt configure.ac ] && [ configure -nt Makefile.am ]; } ||
 	autoreconf -fi >/dev/null 2>&1)
 if [ ! -f "$out/lib/Makefile" ] || [ "$top/configure" -nt "$out/lib/Makefile" ]; then
-	(cd "$out/lib" && "$top/configure" -q CC="$CC" CFLAGS="-g -O1 -fsanitize=fuzzer-no-link $SAN" >/dev/null)
+	(cd "$out/lib" && "$top/configure" -q CC="$CC" CFLAGS="-g -O1 -fsanitize=fuzzer-no-link $SAN" \
+		CXX="$CXX" CXXFLAGS="-g -O1 -fsanitize=fuzzer-no-link $SAN -fno-sanitize=function" >/dev/null)
 fi
 echo "fuzz: building the instrumented library" >&2
 make -C "$out/lib" -s -j"$(nproc)" libptd.a >/dev/null

@@ -276,6 +276,7 @@ static int make_tree(struct ptd_decoder *d, struct ptd_err *err)
 	size_t i, n;
 	ocsd_err_t oe;
 
+	(void)csetm_p0fix_active();   /* settles which code OpenCSD's stack uses */
 	d->tree = ocsd_create_dcd_tree(d->cfg.format, d->cfg.dfmt_flags);
 	if (!d->tree)
 		return ptd_err_set(err, PTD_E_NOMEM, "cs-etm: OpenCSD could not create a decode tree");
