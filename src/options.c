@@ -10,8 +10,10 @@ void ptd_options_usage(FILE *out)
 {
 	fputs("Usage: ptdecode [OPTIONS] [FILE]\n"
 	      "       ptdecode --pt TRACE (--raw FILE:ADDR | --elf FILE[:BASE])... [OPTIONS]\n"
+	      "       ptdecode --etm TRACE (--raw FILE:ADDR | --elf FILE[:BASE])... [OPTIONS]\n"
+	      "       ptdecode --snapshot DIR [OPTIONS]\n"
 	      "Read a perf.data file recorded with an AUX area trace (Intel PT, CoreSight),\n"
-	      "or decode a raw Intel PT trace over the binaries it ran.\n"
+	      "or decode a raw Intel PT or CoreSight trace over the binaries it ran.\n"
 	      "\n"
 	      "FILE is the perf.data file (default: perf.data; '-' reads a pipe-mode\n"
 	      "recording from standard input).\n"
@@ -58,6 +60,16 @@ void ptd_options_usage(FILE *out)
 	      "                    errors too with --itrace=be\n"
 	      "  --format=ranges   print the executed instruction ranges and trace events\n"
 	      "\n"
+	      "Raw CoreSight ETMv4 decoding (--raw and --elf as below; output as --snapshot):\n"
+	      "  --etm FILE[:FROM[-TO]]    the trace: a sink dump (or a byte range of it)\n"
+	      "  --etm:format F            coresight (formatter frames, the default), dstream\n"
+	      "                            or raw (one source's unformatted stream)\n"
+	      "  --etm:trace-id N          the source's trace ID (default 0x10)\n"
+	      "  --etm:configr N, --etm:idr0 N, --etm:idr1 N, --etm:idr2 N, --etm:idr8 N\n"
+	      "                            its TRCCONFIGR and TRCIDRn (default: a Cortex-A72\n"
+	      "                            ETMv4.1 with nothing optional requested)\n"
+	      "  --etm:core NAME           the core, by OpenCSD's names (default Cortex-A72)\n"
+	      "\n"
 	      "Options:\n"
 	      "  -i, --input FILE  the perf.data file (like perf's -i)\n"
 	      "  -q, --quiet       no progress bar on stderr; with --format=ptxed only errors\n"
@@ -93,7 +105,7 @@ void ptd_options_usage(FILE *out)
 
 enum {
 	OPT_PT = 256, OPT_RAW, OPT_ELF, OPT_CPU, OPT_FORMAT, OPT_EVENT_IP, OPT_EVENT_TIME,
-	OPT_EVENT_TICK, OPT_STAT, OPT_STAT_INSN, OPT_INSN_DECODER, OPT_BACKEND,
+	OPT_EVENT_TICK, OPT_STAT, OPT_STAT_INSN, OPT_INSN_DECODER, OPT_BACKEND, OPT_ETM, OPT_ETM_SET,
 	OPT_ITRACE = 512, OPT_NS, OPT_SYMFS, OPT_BUILDID_DIR, OPT_INSN_TRACE, OPT_CALL_TRACE,
 	OPT_CALL_RET_TRACE, OPT_PID, OPT_TID, OPT_TIME, OPT_GAPS, OPT_SNAPSHOT, OPT_EXPORT,
 	OPT_EXPORT_REPLACE, OPT_TIMELINE, OPT_LATENCY, OPT_FULL_SOURCE_PATH, OPT_INLINE,
@@ -102,6 +114,8 @@ enum {
 
 /* Options handed to the backend by name: the long option name is the key. */
 #define BACKEND(name) { name, required_argument, NULL, OPT_BACKEND }
+/* The trace source's settings of raw ETM mode (etmraw.h), kept the same way */
+#define ETM_SET(name) { name, required_argument, NULL, OPT_ETM_SET }
 
 void ptd_options_fini(struct ptd_options *o)
 {
@@ -178,9 +192,13 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 		BACKEND("filter:addr1_cfg"), BACKEND("filter:addr1_a"), BACKEND("filter:addr1_b"),
 		BACKEND("filter:addr2_cfg"), BACKEND("filter:addr2_a"), BACKEND("filter:addr2_b"),
 		BACKEND("filter:addr3_cfg"), BACKEND("filter:addr3_a"), BACKEND("filter:addr3_b"),
+		{ "etm", required_argument, NULL, OPT_ETM },
+		ETM_SET("etm:format"), ETM_SET("etm:trace-id"), ETM_SET("etm:configr"),
+		ETM_SET("etm:idr0"), ETM_SET("etm:idr1"), ETM_SET("etm:idr2"), ETM_SET("etm:idr8"),
+		ETM_SET("etm:core"),
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *raw_only = NULL;
+	const char *raw_only = NULL, *pt_only = NULL, *etm_only = NULL;
 	int c, idx;
 
 	memset(o, 0, sizeof(*o));
@@ -199,13 +217,19 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 		    !(c == OPT_FORMAT && optarg && (!strcmp(optarg, "json") || !strcmp(optarg, "ranges") ||
 					       !strcmp(optarg, "folded"))))
 			raw_only = longopts[idx].name;
+		if (c == OPT_ETM_SET)
+			etm_only = longopts[idx].name;
+		else if (c >= OPT_PT && c < OPT_ITRACE && idx >= 0 && c != OPT_CPU && c != OPT_RAW &&
+			 c != OPT_ELF && c != OPT_ETM && raw_only == longopts[idx].name)
+			pt_only = longopts[idx].name;
 		switch (c) {
 		case 'D':
 		case 's': {
 			enum ptd_action a = c == 'D' ? PTD_ACTION_DUMP : PTD_ACTION_STATS;
 
-			if (o->action == PTD_ACTION_RAW)
-				return ptd_err_set(err, PTD_E_INVAL, "--pt cannot be combined with --dump or --stats");
+			if (o->action == PTD_ACTION_RAW || o->action == PTD_ACTION_ETM)
+				return ptd_err_set(err, PTD_E_INVAL, "--%s cannot be combined with --dump or --stats",
+						   o->etm ? "etm" : "pt");
 			if (o->action && o->action != a)
 				return ptd_err_set(err, PTD_E_INVAL, "--dump and --stats cannot be combined");
 			o->action = a;
@@ -230,6 +254,17 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 			if (o->action == PTD_ACTION_DUMP || o->action == PTD_ACTION_STATS)
 				return ptd_err_set(err, PTD_E_INVAL, "--pt cannot be combined with --dump or --stats");
 			o->action = PTD_ACTION_RAW;
+			break;
+		case OPT_ETM:
+			if (o->etm)
+				return ptd_err_set(err, PTD_E_INVAL, "two traces given ('%s' and '%s')", o->etm, optarg);
+			o->etm = optarg;
+			if (o->action == PTD_ACTION_DUMP || o->action == PTD_ACTION_STATS)
+				return ptd_err_set(err, PTD_E_INVAL, "--etm cannot be combined with --dump or --stats");
+			break;
+		case OPT_ETM_SET:
+			o->dopts[o->ndopts].key = longopts[idx].name;
+			o->dopts[o->ndopts++].value = optarg;
 			break;
 		case OPT_RAW:
 		case OPT_ELF:
@@ -362,6 +397,24 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 	if (optind < argc)
 		return ptd_err_set(err, PTD_E_INVAL, "two input files given ('%s' and '%s')",
 				   o->input, argv[optind]);
+	if (o->etm) {
+		if (o->action == PTD_ACTION_RAW || o->snapshot)
+			return ptd_err_set(err, PTD_E_INVAL, "--etm cannot be combined with --pt or --snapshot");
+		if (o->input)
+			return ptd_err_set(err, PTD_E_INVAL, "--etm decodes a raw trace; it cannot be combined "
+					   "with a perf.data file ('%s')", o->input);
+		if (pt_only)
+			return ptd_err_set(err, PTD_E_INVAL, "--%s is for --pt, not --etm", pt_only);
+		if (o->shortcut >= 0 || o->cpu_list || o->pid_list || o->tid_list || o->time_str || o->ns ||
+		    o->symfs || o->buildid_dir || o->timeline || o->latency || o->gaps || o->export_kind ||
+		    o->format == PTD_FORMAT_FOLDED)
+			return ptd_err_set(err, PTD_E_INVAL, "--etm takes only --raw, --elf, --etm:SETTING, "
+					   "--itrace, -F and --format");
+		o->action = PTD_ACTION_ETM;
+		return 0;
+	}
+	if (etm_only)
+		return ptd_err_set(err, PTD_E_INVAL, "--%s needs --etm", etm_only);
 	if (o->snapshot) {
 		if (o->action == PTD_ACTION_RAW || o->action == PTD_ACTION_DUMP || o->action == PTD_ACTION_STATS)
 			return ptd_err_set(err, PTD_E_INVAL, "--snapshot cannot be combined with --pt, --dump or --stats");

@@ -16,6 +16,7 @@ enum ptd_action {
 	PTD_ACTION_RAW,      /* --pt: decode a raw trace */
 	PTD_ACTION_SCRIPT,   /* the default: decode, print as perf script does */
 	PTD_ACTION_SNAPSHOT, /* --snapshot DIR: decode an OpenCSD snapshot */
+	PTD_ACTION_ETM,      /* --etm TRACE: decode a raw CoreSight trace */
 	PTD_ACTION_HELP,
 	PTD_ACTION_VERSION,
 };
@@ -36,10 +37,11 @@ struct ptd_options {
 
 	/* raw mode: strings borrowed from argv */
 	const char *pt;                       /* --pt FILE[:FROM[-TO]] */
+	const char *etm;                      /* --etm FILE[:FROM[-TO]] */
 	struct ptd_raw_image_arg *images;     /* --raw / --elf, in order (owned) */
 	size_t nimages;
 	struct ptd_cpu cpu;                   /* --cpu; vendor unknown when not given */
-	struct ptd_decoder_opt *dopts;        /* backend settings (owned array) */
+	struct ptd_decoder_opt *dopts;        /* backend settings, or --etm:KEY ones (owned array) */
 	size_t ndopts;
 	struct ptd_ptxed_opts ptxed;          /* --event:ip, --event:time, --stat */
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/err.h"
+#include "etmraw.h"
 #include "formats/out/dump.h"
 #include "options.h"
 #include "progress.h"
@@ -20,6 +21,17 @@ static void warn_stderr(void *ctx, const char *msg)
 	const char *path = ctx;
 
 	fprintf(stderr, "ptdecode: warning: %s: %s\n", path, msg);
+}
+
+/* The output options of the CoreSight modes (--snapshot, --etm) */
+static void cs_out_opts(struct ptd_cs_out_opts *out, const struct ptd_options *o)
+{
+	out->itrace = o->itrace;
+	out->nitrace = o->nitrace;
+	out->fields = o->fields;
+	out->nfields = o->nfields;
+	out->json = o->format == PTD_FORMAT_JSON;
+	out->ranges = o->format == PTD_FORMAT_RANGES;
 }
 
 /* Raw mode; returns the exit status. */
@@ -116,16 +128,24 @@ int main(int argc, char **argv)
 		ptd_options_fini(&o);
 		return rc;
 	}
+	if (o.action == PTD_ACTION_ETM) {
+		struct ptd_etm_raw_opts eo = { 0 };
+
+		eo.trace = o.etm;
+		eo.images = o.images;
+		eo.nimages = o.nimages;
+		eo.settings = o.dopts;
+		eo.nsettings = o.ndopts;
+		cs_out_opts(&eo.out, &o);
+		rc = ptd_etm_raw_decode(&eo, stdout);
+		ptd_options_fini(&o);
+		return rc;
+	}
 	if (o.action == PTD_ACTION_SNAPSHOT) {
 		struct ptd_snap_opts sn = { 0 };
 
 		sn.dir = o.snapshot;
-		sn.itrace = o.itrace;
-		sn.nitrace = o.nitrace;
-		sn.fields = o.fields;
-		sn.nfields = o.nfields;
-		sn.json = o.format == PTD_FORMAT_JSON;
-		sn.ranges = o.format == PTD_FORMAT_RANGES;
+		cs_out_opts(&sn.out, &o);
 		rc = ptd_snap_decode(&sn, stdout);
 		ptd_options_fini(&o);
 		return rc;

@@ -6,14 +6,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "csdecode.h"
 #include "decoders/decoder.h"
-#include "formats/out/json.h"
-#include "formats/out/ranges.h"
-#include "formats/out/script.h"
-#include "formats/perf/abi.h"
 #include "formats/raw/snapshot.h"
 #include "image.h"
-#include "rangesynth.h"
 #include "snapdecode.h"
 
 #define MAX_SRC 256
@@ -250,118 +246,25 @@ out:
 	return rc;
 }
 
-/* ---- output ------------------------------------------------------------ */
-
-struct out_ctx {
-	FILE *out;
-	struct ptd_script ps;
-	struct ptd_script_evsel ev;
-	int json;
-};
-
-static int print_branch(void *ctx, const struct ptd_rs_branch *b)
-{
-	struct out_ctx *oc = ctx;
-	struct ptd_script_sample s;
-
-	memset(&s, 0, sizeof(s));
-	s.evsel = &oc->ev;
-	s.pid = s.tid = -1;
-	s.cpu = b->cpu;
-	s.ip = b->ip;
-	s.addr = b->addr;
-	s.period = 1;
-	s.flags = b->flags;
-	if (oc->json)
-		return ptd_json_print_sample(oc->out, "branch", &s, NULL, NULL, 0) ? -PTD_E_IO : 0;
-	return ptd_script_print(&oc->ps, oc->out, &s);
-}
-
-static int print_error(struct out_ctx *oc, const struct ptd_trace_sample *t)
-{
-	struct ptd_script_auxerr e;
-
-	memset(&e, 0, sizeof(e));
-	e.type = 1;
-	e.code = 9;    /* perf's "unknown" */
-	e.cpu = t->cpu;
-	e.pid = e.tid = -1;
-	e.ip = (t->flags & PTD_SF_IP_SUPPRESSED) ? 0 : t->ip;
-	e.fmt = 1;
-	e.msg = t->err.msg;
-	if (oc->json)
-		return ptd_json_print_error(oc->out, &e) ? -PTD_E_IO : 0;
-	return ptd_script_print_auxerr(oc->out, &e);
-}
-
-/* --itrace for snapshots: b (branches) and e (errors). */
-static int parse_itrace(const struct ptd_snap_opts *o, int *errors)
-{
-	size_t i;
-
-	*errors = 0;
-	for (i = 0; i < o->nitrace; i++) {
-		const char *c = o->itrace[i];
-
-		for (; c && *c; c++) {
-			if (*c == 'e')
-				*errors = 1;
-			else if (*c != 'b' && *c != ' ' && *c != ',') {
-				fprintf(stderr, "ptdecode: --itrace=%s: snapshots give branches (b) and "
-					"errors (e) only\n", o->itrace[i]);
-				return -1;
-			}
-		}
-	}
-	return 0;
-}
-
-static int setup_output(struct out_ctx *oc, const struct ptd_snap_opts *o)
-{
-	size_t i;
-
-	ptd_script_init(&oc->ps);
-	if (ptd_script_parse_fields(&oc->ps, "cpu,event,flags,ip,addr", stderr))
-		return -1;
-	for (i = 0; i < o->nfields; i++)
-		if (ptd_script_parse_fields(&oc->ps, o->fields[i], stderr))
-			return -1;
-	return ptd_script_setup(&oc->ps, &oc->ev, 1, 0, 1, stderr) ? -1 : 0;
-}
-
 int ptd_snap_decode(const struct ptd_snap_opts *o, FILE *out)
 {
-	const struct ptd_decoder_ops *ops = ptd_decoder_find("cs-etm");
+	const struct ptd_decoder_ops *ops;
 	struct ptd_snapshot *ss = NULL;
 	struct ptd_image *im = NULL;
-	struct ptd_decoder *d = NULL;
 	struct ptd_err err = { 0 };
 	struct snap_meta meta;
 	struct ptd_decoder_env env = { 0 };
 	struct ptd_auxinfo info = { 0 };
-	struct ptd_auxbuf buf = { 0 };
-	struct ptd_rangesynth rs;
-	struct ptd_trace_sample t;
-	struct out_ctx oc;
 	uint8_t *data = NULL;
 	size_t size = 0;
-	int rc, status = 2, errors;
+	int rc, status = 2;
 
 	memset(&meta, 0, sizeof(meta));
-	memset(&oc, 0, sizeof(oc));
-	oc.out = out;
-	oc.json = o->json;
-	oc.ev.type = 0;             /* PERF_TYPE_HARDWARE */
-	oc.ev.config = 4;           /* branch instructions */
-	oc.ev.sample_period = 1;
-	oc.ev.sample_type = PTD_SAMPLE_IP | PTD_SAMPLE_ADDR | PTD_SAMPLE_CPU | PTD_SAMPLE_PERIOD;
-	oc.ev.name = "branches";
-	if (parse_itrace(o, &errors) || (!o->ranges && !o->json && setup_output(&oc, o)))
+	if (ptd_cs_out_check(&o->out))
 		return 1;
-	if (!ops) {
-		fprintf(stderr, "ptdecode: CoreSight decoding needs OpenCSD, and ptdecode was built without it\n");
+	ops = ptd_cs_backend();
+	if (!ops)
 		return 2;
-	}
 	rc = ptd_snapshot_read(&ss, o->dir, &err);
 	if (!rc && !ss->nbuffers)
 		rc = ptd_err_set(&err, PTD_E_FORMAT, "snapshot %s: trace.ini names no buffer", o->dir);
@@ -381,27 +284,7 @@ int ptd_snap_decode(const struct ptd_snap_opts *o, FILE *out)
 	env.image = im;
 	env.opts = meta.opts;
 	env.nopts = meta.nopts;
-	rc = ops->create(&d, &info, &env, &err);
-	if (rc)
-		goto out;
-	buf.data = data;
-	buf.size = size;
-	rc = ops->feed(d, &buf, &err);
-	if (rc)
-		goto out;
-	ptd_rangesynth_init(&rs, im, print_branch, &oc);
-	while ((rc = ops->next(d, &t, &err)) > 0) {
-		if (o->ranges)
-			rc = ptd_ranges_print(out, &t) ? -PTD_E_IO : 0;
-		else if (t.kind == PTD_TS_GAP && errors && (rc = print_error(&oc, &t)))
-			;
-		else
-			rc = ptd_rangesynth_add(&rs, &t);
-		if (rc) {
-			ptd_err_set(&err, PTD_E_IO, "writing the output failed");
-			break;
-		}
-	}
+	rc = ptd_cs_decode_print(&o->out, &info, &env, data, size, out, &err);
 	if (rc < 0)
 		goto out;
 	status = 0;
@@ -410,8 +293,6 @@ out:
 		fflush(out);
 		fprintf(stderr, "ptdecode: %s\n", err.msg[0] ? err.msg : ptd_strerror(rc));
 	}
-	if (ops && d)
-		ops->destroy(d);
 	free(data);
 	free(meta.priv);
 	ptd_image_free(im);

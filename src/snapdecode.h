@@ -10,26 +10,18 @@
  * does).  Registers a source lacks take OpenCSD's defaults (TRCIDR1
  * 0x4100F403, TRCDEVARCH 0x47705A13, TRCIDR8 0), except the ones OpenCSD
  * requires.  Sources that are not a core's (STM, ITM) are skipped with a
- * warning, as are dump files that cannot be read.
- *
- * Output: branch samples as perf script prints them (--itrace=b, the
- * default; rangesynth.h), or JSON lines (--format=json), or the decoder's
- * ranges and events (--format=ranges, formats/out/ranges.h).  With
- * --itrace=e (or "be") trace errors are printed too. */
+ * warning, as are dump files that cannot be read.  The output is
+ * csdecode.h's. */
 #ifndef PTD_SNAPDECODE_H
 #define PTD_SNAPDECODE_H
 
-#include <stddef.h>
 #include <stdio.h>
+
+#include "csdecode.h"
 
 struct ptd_snap_opts {
 	const char *dir;
-	const char **itrace;     /* --itrace values; NULL entries: bare --itrace */
-	size_t nitrace;
-	const char **fields;     /* -F values */
-	size_t nfields;
-	int json;                /* --format=json */
-	int ranges;              /* --format=ranges */
+	struct ptd_cs_out_opts out;
 };
 
 /* Decode and print to out; messages go to stderr.  Returns the exit

@@ -73,10 +73,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fwrite(data + 1, 1, size - 1, f);
 	fclose(f);
 	o.dir = dir;
-	o.itrace = it;
-	o.nitrace = (sel >> 2) & 1;
-	o.json = (sel >> 3) & 1;
-	o.ranges = !o.json && ((sel >> 4) & 1);
+	o.out.itrace = it;
+	o.out.nitrace = (sel >> 2) & 1;
+	o.out.json = (sel >> 3) & 1;
+	o.out.ranges = !o.out.json && ((sel >> 4) & 1);
 	ptd_snap_decode(&o, null);
 	/* back to the original for the next input */
 	unlink(path);
