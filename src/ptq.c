@@ -43,7 +43,7 @@ void ptd_ptq_free(struct ptd_ptq *q)
 	if (!q)
 		return;
 	free_queues(q);
-	free(q->heap);
+	ptd_auxheap_fini(&q->heap);
 	ptd_u64map_fini(&q->cur_tid);
 	ptd_pinsn_free(q->pinsn);
 	ptd_insncache_fini(&q->insns);
@@ -90,56 +90,6 @@ int ptd_ptq_note(struct ptd_ptq *q, const struct ptd_event *ev, struct ptd_err *
 		n->np_tid = fk.tid;
 	}
 	return 0;
-}
-
-/* ---- perf's auxtrace heap (the tie order matters) ------------------------ */
-
-static void heapify(struct heap_item *a, size_t pos, uint32_t nr, uint64_t ordinal)
-{
-	while (pos) {
-		size_t parent = (pos - 1) >> 1;
-
-		if (a[parent].ordinal <= ordinal)
-			break;
-		a[pos] = a[parent];
-		pos = parent;
-	}
-	a[pos].nr = nr;
-	a[pos].ordinal = ordinal;
-}
-
-static void heap_add(struct ptd_ptq *q, uint32_t nr, uint64_t ordinal)
-{
-	heapify(q->heap, q->heap_cnt++, nr, ordinal);
-}
-
-static void heap_pop(struct ptd_ptq *q)
-{
-	size_t pos = 0, cnt = q->heap_cnt, left, right, last;
-	struct heap_item *a = q->heap;
-
-	if (!cnt)
-		return;
-	q->heap_cnt--;
-	for (;;) {
-		left = (pos << 1) + 1;
-		if (left >= cnt)
-			break;
-		right = left + 1;
-		if (right >= cnt) {
-			a[pos] = a[left];
-			return;
-		}
-		if (a[left].ordinal < a[right].ordinal) {
-			a[pos] = a[left];
-			pos = left;
-		} else {
-			a[pos] = a[right];
-			pos = right;
-		}
-	}
-	last = cnt - 1;
-	heapify(a, pos, a[last].nr, a[last].ordinal);
 }
 
 /* ---- threads ------------------------------------------------------------- */
@@ -428,11 +378,11 @@ static int process_queues(struct ptd_ptq *q, uint64_t timestamp)
 	uint32_t nr;
 	int rc;
 
-	while (q->heap_cnt && q->heap[0].ordinal < timestamp) {
-		nr = q->heap[0].nr;
-		heap_pop(q);
-		if (q->heap_cnt) {
-			ts = q->heap[0].ordinal + 1;
+	while (q->heap.cnt && q->heap.a[0].ordinal < timestamp) {
+		nr = q->heap.a[0].nr;
+		ptd_auxheap_pop(&q->heap);
+		if (q->heap.cnt) {
+			ts = q->heap.a[0].ordinal + 1;
 			if (ts > timestamp)
 				ts = timestamp;
 		} else {
@@ -442,8 +392,8 @@ static int process_queues(struct ptd_ptq *q, uint64_t timestamp)
 		rc = run_decoder(q, &q->queues[nr], &ts);
 		if (rc < 0)
 			return rc;
-		if (!rc)
-			heap_add(q, nr, ts);
+		if (!rc && ptd_auxheap_add(&q->heap, nr, ts))
+			return -PTD_E_NOMEM;
 	}
 	return 0;
 }
@@ -476,8 +426,10 @@ static int setup_queues(struct ptd_ptq *q, const struct pdec_params *pp, struct 
 		return 0;
 	q->nr_queues = (size_t)max_idx + 1;
 	q->queues = calloc(q->nr_queues, sizeof(*q->queues));
-	q->heap = calloc(q->nr_queues, sizeof(*q->heap));
-	if (!q->queues || !q->heap)
+	/* each queue is on the heap at most once: adding never fails */
+	q->heap.a = calloc(q->nr_queues, sizeof(*q->heap.a));
+	q->heap.cap = q->nr_queues;
+	if (!q->queues || !q->heap.a)
 		return ptd_err_set(err, PTD_E_NOMEM, "setting up the Intel PT queues: out of memory");
 	for (i = 0; i < aq->queues.len; i++) {
 		const struct ptd_aux_queue *a = *(struct ptd_aux_queue **)ptd_vec_at(&aq->queues, i);
@@ -525,7 +477,8 @@ static int setup_queues(struct ptd_ptq *q, const struct pdec_params *pp, struct 
 		pq->state = st;
 		pq->have_sample = 1;
 		ptd_ptq_sample_flags(pq);
-		heap_add(q, pq->nr, pq->timestamp);
+		if (ptd_auxheap_add(&q->heap, pq->nr, pq->timestamp))
+			return ptd_err_set(err, PTD_E_NOMEM, "out of memory");
 	}
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include "ptq.h"
 #include "ptq_conf.h"
 
+#include "auxheap.h"
 #include "common/u64map.h"
 #include "common/vec.h"
 #include "decoders/intel-pt/pdec.h"
@@ -49,7 +50,6 @@ struct queue {
 	struct ptd_map_hint maps;     /* the walk's last maps */
 };
 
-struct heap_item { uint32_t nr; uint64_t ordinal; };
 
 struct ptd_ptq {
 	struct ptd_vec noted;         /* struct noted */
@@ -60,8 +60,7 @@ struct ptd_ptq {
 	struct ptd_ptq_conf conf;     /* from AUXTRACE_INFO (ptq_conf.c) */
 	struct queue *queues;
 	size_t nr_queues;
-	struct heap_item *heap;
-	size_t heap_cnt;
+	struct ptd_auxheap heap;      /* perf's auxtrace heap of queue numbers */
 	struct ptd_u64map cur_tid;    /* cpu + 1 -> tid + 2 (so -1 is storable) */
 	struct ptd_pinsn *pinsn;
 	struct ptd_insncache insns;   /* decoded instructions by (file, offset) */
