@@ -48,6 +48,8 @@ struct ptd_decoder_opt {
 	const char *value;
 };
 
+struct ptd_trace_sample;
+
 struct ptd_decoder_env {
 	struct ptd_cpu cpu;
 	/* The memory of the traced program: borrowed, must outlive the
@@ -56,6 +58,16 @@ struct ptd_decoder_env {
 	/* Backend settings, borrowed during create() only. */
 	const struct ptd_decoder_opt *opts;
 	size_t nopts;
+	/* Range backends (cs-etm), to replay perf's use of the decoder: each
+	 * sample is handed to wait as it is decoded; a non-zero answer makes
+	 * the backend stop the decoder there, as perf's callback does with
+	 * WAIT (the sample gets PTD_SF_WAITED).  When the decoder has taken
+	 * the whole buffer by then, what it still holds is dropped, as perf
+	 * drops it by resetting the decoder for its next buffer; and of what
+	 * the decoder gives only when told the trace ended (perf never tells
+	 * it), only the END_OF_TRACE events are kept.  NULL: none of this. */
+	int (*wait)(void *ctx, const struct ptd_trace_sample *s);
+	void *wait_ctx;
 };
 
 /* The AUXTRACE_INFO of a perf.data file; in raw mode type 0 and no priv. */
@@ -161,6 +173,7 @@ enum {
 	PTD_SF_NOT_TAKEN      = 1u << 6,  /* RANGE: the last instruction was not executed (branch not taken) */
 	PTD_SF_INDIRECT       = 1u << 7,  /* RANGE: the last instruction is an indirect branch */
 	PTD_SF_COND           = 1u << 8,  /* RANGE: the last instruction is conditional */
+	PTD_SF_WAITED         = 1u << 9,  /* env->wait stopped the decoder after this sample */
 };
 
 /* Gap kinds (GAP samples). */

@@ -5,43 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "auxheap.h"
 #include "formats/out/ranges.h"
 #include "formats/perf/abi.h"
-#include "rangeq.h"
-#include "rangesynth.h"
+#include "rangeq_priv.h"
 
 #define MAX_OPTS 8
 #define CHUNK_MAX (1ull << 30)
-#define PENDING 4
-
-struct rq {
-	struct ptd_session *s;
-	const struct ptd_decoder_ops *ops;
-	const struct ptd_rangeq_cfg *cfg;
-	struct ptd_resolver *rv;
-	ptd_synth_fn fn;
-	void *ctx;
-	struct ptd_image *im;
-	struct ptd_map_hint hint;
-	int32_t pid, tid;           /* the thread being traced */
-	uint64_t now;               /* perf time of the sideband state to read code and resolve with */
-	uint64_t time;              /* the samples' time */
-	struct ptd_rangesynth rs;
-	/* branches rangesynth gave while it took a range: they follow the
-	 * range's instruction samples */
-	struct ptd_rs_branch pending[PENDING];
-	uint8_t pending_isa[PENDING];
-	unsigned npending;
-	int holding;
-	uint32_t in_flags;          /* flags of the last branch given while holding */
-	int in_given;
-	uint64_t period_insns[128]; /* per trace ID: instructions since the last sample */
-	/* ends of trace held until the queue's next chunk (perf never ends
-	 * OpenCSD's stream: the decoder reset at the next buffer ends it) */
-	struct ptd_trace_sample held[128];
-	unsigned nheld;
-	int rc;                     /* fn's non-zero value */
-};
+#define PKT_MAX 1023                /* perf's CS_ETM_PACKET_MAX_BUFFER - 1 */
 
 /* The image's reader: code of the traced thread's process, from the file
  * behind its map at q->now. */
@@ -51,7 +22,8 @@ static int read_code(void *ctx, uint8_t *buf, size_t size, uint64_t vaddr, uint6
 	const struct ptd_map *map;
 	const struct ptd_thread *th;
 	struct ptd_dsofile *f;
-	int32_t pid = q->pid;
+	/* the thread being synthesized, or while decoding the queue's */
+	int32_t pid = q->cur_chan ? q->cur_chan->pid : q->cur ? q->cur->pid : -1;
 	uint64_t off, n;
 
 	/* the backend's asid: the thread the trace named (+ 1), whose
@@ -74,188 +46,6 @@ static int read_code(void *ctx, uint8_t *buf, size_t size, uint64_t vaddr, uint6
 	return (int)n;
 }
 
-static void synth_init(struct rq *q, struct ptd_synth *sy, int kind, int32_t cpu)
-{
-	memset(sy, 0, sizeof(*sy));
-	sy->kind = kind;
-	sy->pid = q->pid;
-	sy->tid = q->tid;
-	sy->cpu = cpu;
-	sy->time = q->time;
-	sy->now = q->now;
-	sy->period = 1;
-	sy->no_tstack = 1;   /* perf's cs-etm keeps no thread stacks */
-}
-
-static int deliver(struct rq *q, const struct ptd_synth *sy)
-{
-	int rc = q->fn(q->ctx, sy);
-
-	if (rc && !q->rc)
-		q->rc = rc;
-	return rc;
-}
-
-/* perf's cs_etm__copy_insn: the instruction at ip, 4 bytes (T32: 2 or 4 as
- * its first halfword says), read from the code (zeros when it cannot be);
- * none for isa PTD_ISA_UNKNOWN (perf's discontinuity packet) */
-static void copy_insn(struct rq *q, struct ptd_synth *sy, uint8_t isa)
-{
-	if (isa == PTD_ISA_UNKNOWN)
-		return;
-	sy->insn_len = 4;
-	if (isa == PTD_ISA_T32 && ptd_image_read(q->im, sy->insn, 2, sy->ip, 0) == 2 &&
-	    (sy->insn[1] & 0xf8) < 0xe8)
-		sy->insn_len = 2;
-	if (ptd_image_read(q->im, sy->insn, sy->insn_len, sy->ip, 0) != sy->insn_len)
-		memset(sy->insn, 0, sizeof(sy->insn));
-}
-
-static int send_branch(struct rq *q, const struct ptd_rs_branch *b, uint8_t isa)
-{
-	struct ptd_synth sy;
-
-	synth_init(q, &sy, PTD_SYN_BRANCH, b->cpu);
-	sy.ip = b->ip;
-	sy.addr = b->addr;
-	sy.flags = b->flags;
-	copy_insn(q, &sy, isa);
-	return deliver(q, &sy);
-}
-
-/* rangesynth's branches; isa: that of the range they leave (perf's
- * prev_packet), none for a trace start */
-static int on_branch(void *ctx, const struct ptd_rs_branch *b)
-{
-	struct rq *q = ctx;
-	const struct ptd_rs_chan *c = &q->rs.chan[b->chan & 0x7f];
-	uint8_t isa = (b->flags & PTD_IPF_TRACE_BEGIN) ? PTD_ISA_UNKNOWN : c->prev.u.range.isa;
-
-	if (q->holding) {
-		q->in_flags = b->flags;
-		q->in_given = 1;
-	}
-	if (!q->cfg->branches)
-		return 0;
-	if (q->holding && q->npending < PENDING) {
-		q->pending_isa[q->npending] = isa;
-		q->pending[q->npending++] = *b;
-		return 0;
-	}
-	return send_branch(q, b, isa);
-}
-
-/* perf's cs_etm__instr_addr: the address of instruction k of range r
- * (T32 instructions are 2 or 4 bytes: read them; 2 when unreadable, as
- * perf).  *ck / *ca: instruction *ck is at *ca, a cursor that only moves
- * forward (k never decreases within a range). */
-static uint64_t insn_addr(struct rq *q, const struct ptd_trace_sample *r, uint64_t k,
-			  uint64_t *ck, uint64_t *ca)
-{
-	uint8_t hw[2];
-
-	if (r->u.range.isa != PTD_ISA_T32)
-		return r->ip + 4 * k;
-	for (; *ck < k; ++*ck) {
-		if (ptd_image_read(q->im, hw, 2, *ca, 0) < 2)
-			*ca += 2;
-		else
-			*ca += (hw[1] & 0xf8) >= 0xe8 ? 4 : 2;
-	}
-	return *ca;
-}
-
-/* perf's cs_etm__sample for a range: its instruction samples */
-static int insn_samples(struct rq *q, const struct ptd_trace_sample *r, uint32_t flags)
-{
-	uint64_t *acc = &q->period_insns[r->chan & 0x7f];
-	uint64_t period = q->cfg->period, prev = *acc, offset, ck = 0, ca = r->ip;
-	struct ptd_synth sy;
-
-	*acc += r->insn_count;
-	if (*acc < period)
-		return 0;
-	offset = period - prev;
-	while (*acc >= period) {
-		synth_init(q, &sy, PTD_SYN_INSN, r->cpu);
-		sy.ip = insn_addr(q, r, offset - 1, &ck, &ca);
-		sy.period = period;
-		sy.flags = flags;
-		copy_insn(q, &sy, r->u.range.isa);
-		if (deliver(q, &sy))
-			return -1;
-		offset += period;
-		*acc -= period;
-	}
-	return 0;
-}
-
-static int error_sample(struct rq *q, const struct ptd_trace_sample *t)
-{
-	struct ptd_synth sy;
-
-	synth_init(q, &sy, PTD_SYN_ERROR, t->cpu);
-	sy.err_code = 9;    /* perf's "unknown" */
-	sy.err_msg = t->err.msg;
-	sy.ip = (t->flags & PTD_SF_IP_SUPPRESSED) ? 0 : t->ip;
-	sy.trace_pos = t->offset;
-	return deliver(q, &sy);
-}
-
-/* One backend sample through perf's rules. */
-static int take(struct rq *q, const struct ptd_trace_sample *ts)
-{
-	struct ptd_trace_sample one;
-	const struct ptd_trace_sample *t = ts;
-	uint32_t prev_flags;
-	unsigned i;
-	int rc;
-
-	if (q->cfg->timeless) {
-		/* perf's timeless decoding keeps one packet queue for all the
-		 * trace IDs of an AUX queue (CS_ETM_PER_THREAD_TRACEID) */
-		one = *ts;
-		one.chan = 0;
-		t = &one;
-	}
-
-	if (t->kind == PTD_TS_EVENT && t->event == PTD_EV_CONTEXT) {
-		const struct ptd_thread *th = ptd_machine_thread(&q->s->machine, (int32_t)t->u.context.tid);
-
-		q->tid = (int32_t)t->u.context.tid;
-		if (th)
-			q->pid = th->pid;
-		memset(&q->hint, 0, sizeof(q->hint));
-		return 0;
-	}
-	if (t->kind == PTD_TS_EVENT && t->event == PTD_EV_END_OF_TRACE) {
-		if (q->nheld < sizeof(q->held) / sizeof(q->held[0]))
-			q->held[q->nheld++] = *t;
-		return 0;
-	}
-	if (t->kind == PTD_TS_GAP && q->cfg->errors && error_sample(q, t))
-		return -1;
-	if (t->kind != PTD_TS_RANGE || !q->cfg->instructions)
-		return ptd_rangesynth_add(&q->rs, t) ? -1 : 0;
-	/* the flags of perf's prev_packet: those of the branch into the range,
-	 * or the previous range's when it was not left by a branch */
-	prev_flags = q->rs.chan[t->chan & 0x7f].prev_flags;
-	q->holding = 1;
-	q->in_given = 0;
-	q->npending = 0;
-	rc = ptd_rangesynth_add(&q->rs, t);
-	q->holding = 0;
-	if (rc)
-		return -1;
-	if (insn_samples(q, t, q->in_given ? q->in_flags : prev_flags))
-		return -1;
-	for (i = 0; i < q->npending; i++)
-		if (send_branch(q, &q->pending[i], q->pending_isa[i]))
-			return -1;
-	q->npending = 0;
-	return 0;
-}
-
 static int cpu_wanted(const struct ptd_rangeq_cfg *cfg, int32_t cpu)
 {
 	if (!cfg->cpu_bitmap || cpu < 0)
@@ -265,19 +55,30 @@ static int cpu_wanted(const struct ptd_rangeq_cfg *cfg, int32_t cpu)
 	return (cfg->cpu_bitmap[cpu / 8] >> (cpu % 8)) & 1;
 }
 
-static int decode_chunk(struct rq *q, const struct ptd_aux_queue *aq, const struct ptd_aux_chunk *c,
-			struct ptd_err *err)
+/* ---- chunks: perf's cs_etm__get_data_block -------------------------------- */
+
+static int on_decoded(void *ctx, const struct ptd_trace_sample *s);
+
+static void close_chunk(struct rq *q, struct rq_queue *qq)
+{
+	if (qq->d)
+		q->ops->destroy(qq->d);
+	free(qq->data);
+	qq->d = NULL;
+	qq->data = NULL;
+}
+
+/* Open chunk c of qq: a decoder fed with its trace.  Returns 1, 0 when it
+ * has nothing to decode (empty or unreadable: warned), or an error. */
+static int open_chunk(struct rq *q, struct rq_queue *qq, const struct ptd_aux_chunk *c,
+		      struct ptd_err *err)
 {
 	struct ptd_decoder_opt opts[MAX_OPTS];
 	struct ptd_decoder_env env;
 	struct ptd_auxinfo info;
 	struct ptd_auxbuf buf;
-	struct ptd_decoder *d = NULL;
-	struct ptd_trace_sample t;
 	struct ptd_err e2 = { 0 };
 	char optbuf[64];
-	uint8_t *data;
-	unsigned i;
 	int rc;
 
 	if (!c->size)
@@ -285,63 +86,394 @@ static int decode_chunk(struct rq *q, const struct ptd_aux_queue *aq, const stru
 	if (c->size > CHUNK_MAX)
 		return ptd_err_set(err, PTD_E_LIMIT, "AUXTRACE at file offset %#" PRIx64 ": %" PRIu64
 				   " bytes, more than 1 GiB", c->file_offset, c->size);
-	data = malloc((size_t)c->size);
-	if (!data)
+	qq->data = malloc((size_t)c->size);
+	if (!qq->data)
 		return ptd_err_set(err, PTD_E_NOMEM, "out of memory");
-	rc = ptd_reader_read_payload(q->s->reader, &c->payload, 0, data, (size_t)c->size, &e2);
+	rc = ptd_reader_read_payload(q->s->reader, &c->payload, 0, qq->data, (size_t)c->size, &e2);
 	if (rc) {
 		fprintf(stderr, "ptdecode: warning: AUXTRACE at file offset %#" PRIx64 ": its trace "
 			"cannot be read: %s\n", c->file_offset, e2.msg);
-		free(data);
+		close_chunk(q, qq);
 		return 0;
 	}
 	memset(&env, 0, sizeof(env));
 	env.image = q->im;
 	env.opts = opts;
-	env.nopts = q->ops->queue_opts ? q->ops->queue_opts(aq->cpu, c->flags & PTD_AUX_FLAG_PMU_FORMAT_MASK,
-							    opts, MAX_OPTS, optbuf, sizeof(optbuf)) : 0;
+	if (!q->cfg->ranges) {
+		env.wait = on_decoded;
+		env.wait_ctx = q;
+	}
+	env.nopts = q->ops->queue_opts ?
+		    q->ops->queue_opts(qq->aq->cpu, c->flags & PTD_AUX_FLAG_PMU_FORMAT_MASK, opts, MAX_OPTS,
+				       optbuf, sizeof(optbuf)) : 0;
 	info.type = q->s->auxinfo.type;
 	info.priv = q->s->auxinfo.priv;
 	info.npriv = (size_t)q->s->auxinfo.nr_priv;
-	rc = q->ops->create(&d, &info, &env, &e2);
+	rc = q->ops->create(&qq->d, &info, &env, &e2);
 	if (rc) {
-		free(data);
+		qq->d = NULL;
+		close_chunk(q, qq);
 		return ptd_err_set(err, -rc, "AUXTRACE_INFO at file offset %#" PRIx64 ": %s",
 				   q->s->auxinfo.file_offset, e2.msg);
 	}
 	memset(&q->hint, 0, sizeof(q->hint));
-	/* the previous chunk's ends of trace: perf's reset discontinuity */
-	for (i = 0; i < q->nheld && !q->cfg->ranges; i++)
-		if (ptd_rangesynth_add(&q->rs, &q->held[i])) {
-			rc = q->rc;
-			break;
-		}
-	q->nheld = 0;
-	if (rc) {
-		q->ops->destroy(d);
-		free(data);
-		return rc;
-	}
-	buf.data = data;
+	buf.data = qq->data;
 	buf.size = (size_t)c->size;
 	buf.offset = 0;
-	rc = q->ops->feed(d, &buf, &e2);
-	while (!rc) {
-		int n = q->ops->next(d, &t, &e2);
-
-		if (n <= 0) {
-			if (n < 0)
-				rc = ptd_err_set(err, -n, "AUXTRACE at file offset %#" PRIx64 ": %s",
-						 c->file_offset, e2.msg);
-			break;
-		}
-		if (q->cfg->ranges && ptd_ranges_print(q->cfg->ranges, &t))
-			rc = ptd_err_set(err, PTD_E_IO, "writing the output failed");
-		else if (!q->cfg->ranges && take(q, &t))
-			rc = q->rc;   /* fn's value (take fails only through fn) */
+	rc = q->ops->feed(qq->d, &buf, &e2);
+	if (rc) {
+		close_chunk(q, qq);
+		return ptd_err_set(err, -rc, "AUXTRACE at file offset %#" PRIx64 ": %s", c->file_offset,
+				   e2.msg);
 	}
-	q->ops->destroy(d);
-	free(data);
+	qq->done = 0;
+	/* the previous chunk's ends of trace come first: perf's reset */
+	memcpy(qq->inj, qq->held, qq->nheld * sizeof(qq->held[0]));
+	qq->ninj = qq->nheld;
+	qq->injected = 0;
+	qq->nheld = 0;
+	return 1;
+}
+
+/* perf's cs_etm__get_data_block: 1 while qq has trace left (opening its
+ * next chunk when the current one is done), 0 when it has none, or an
+ * error. */
+static int get_block(struct rq *q, struct rq_queue *qq, struct ptd_err *err)
+{
+	int rc;
+
+	while (!qq->d || qq->done) {
+		close_chunk(q, qq);
+		if (qq->next_chunk >= qq->aq->chunks.len)
+			return 0;
+		rc = open_chunk(q, qq, ptd_vec_at(&qq->aq->chunks, qq->next_chunk++), err);
+		if (rc < 0)
+			return rc;
+	}
+	return 1;
+}
+
+/* The next sample of qq's chunk: 1, or 2 for a held end of trace coming
+ * first in a new chunk; 0 at its end (qq->done), or an error */
+static int pull(struct rq *q, struct rq_queue *qq, struct ptd_trace_sample *t, struct ptd_err *err)
+{
+	struct ptd_err e2 = { 0 };
+	int n;
+
+	if (qq->injected < qq->ninj) {
+		*t = qq->inj[qq->injected++];
+		return 2;
+	}
+	n = q->ops->next(qq->d, t, &e2);
+	if (n < 0) {
+		const struct ptd_aux_chunk *c = ptd_vec_at(&qq->aq->chunks, qq->next_chunk - 1);
+
+		return ptd_err_set(err, -n, "AUXTRACE at file offset %#" PRIx64 ": %s", c->file_offset,
+				   e2.msg);
+	}
+	if (!n)
+		qq->done = 1;
+	return n;
+}
+
+/* ---- packets: perf's cs-etm-decoder.c ------------------------------------- */
+
+static struct rq_chan *chan_of(struct rq_queue *qq, unsigned c)
+{
+	if (!qq->chan[c]) {
+		qq->chan[c] = calloc(1, sizeof(*qq->chan[c]));
+		if (qq->chan[c]) {
+			qq->chan[c]->pid = qq->pid;
+			qq->chan[c]->tid = qq->tid;
+		}
+	}
+	return qq->chan[c];
+}
+
+static void reset_ts(struct rq_chan *ch)
+{
+	ch->cs_ts = ch->next_ts = ch->instr = 0;
+}
+
+/* perf's cs_etm_decoder__buffer_packet: 1 when the queue is now full (its
+ * WAIT), -1 when out of memory */
+static int buffer(struct rq_chan *ch, const struct ptd_trace_sample *t)
+{
+	if (ch->n == ch->cap) {
+		unsigned cap = ch->cap ? 2 * ch->cap : 64;
+		struct ptd_trace_sample *p = realloc(ch->pkt, cap * sizeof(*p));
+
+		if (!p)
+			return -1;
+		ch->pkt = p;
+		ch->cap = cap;
+	}
+	ch->pkt[ch->n++] = *t;
+	return ch->n >= PKT_MAX;
+}
+
+/* One decoded element as perf's decoder callback takes it: 1 where it
+ * answers OpenCSD with WAIT (a timestamp to act on, a full packet queue),
+ * 0 to go on, -1 when out of memory.  A context element changes the
+ * thread at once, for the packets not synthesized yet too, as in perf. */
+static int element(struct rq *q, struct rq_queue *qq, const struct ptd_trace_sample *ts, int reset)
+{
+	struct ptd_trace_sample one = *ts;
+	struct rq_chan *ch;
+	int full;
+
+	/* perf's timeless decoding keeps one packet queue for all the trace
+	 * IDs of an AUX queue (CS_ETM_PER_THREAD_TRACEID) */
+	if (q->cfg->timeless)
+		one.chan = 0;
+	ch = chan_of(qq, one.chan & 0x7f);
+	if (!ch)
+		return -1;
+	if (one.kind == PTD_TS_EVENT && one.event == PTD_EV_CONTEXT) {
+		const struct ptd_thread *th = ptd_machine_thread(&q->s->machine, (int32_t)one.u.context.tid);
+
+		ch->tid = (int32_t)one.u.context.tid;
+		if (th)
+			ch->pid = th->pid;
+		memset(&q->hint, 0, sizeof(q->hint));
+		reset_ts(ch);
+		return 0;
+	}
+	if (one.kind == PTD_TS_EVENT && one.event == PTD_EV_END_OF_TRACE && !reset) {
+		if (qq->nheld < RQ_CHANS)
+			qq->held[qq->nheld++] = *ts;
+		return 0;
+	}
+	if (one.kind == PTD_TS_EVENT && one.event == PTD_EV_TICK) {
+		/* perf's do_hard_timestamp: the first since a reset sets the
+		 * time the queued ranges started at and stops */
+		uint64_t v = one.tsc;
+
+		if (ch->cs_ts) {
+			ch->next_ts = v;
+			return 0;
+		}
+		ch->cs_ts = !v || ch->instr > v ? 0 : v - ch->instr;
+		ch->next_ts = v;
+		ch->instr = 0;
+		qq->ts_chan = (one.chan & 0x7f) + 1;
+		return 1;
+	}
+	if ((one.kind == PTD_TS_EVENT && (one.event == PTD_EV_ENABLED || one.event == PTD_EV_OVERFLOW ||
+					   one.event == PTD_EV_END_OF_TRACE)) || one.kind == PTD_TS_GAP) {
+		reset_ts(ch);   /* a discontinuity */
+		return buffer(ch, &one);
+	}
+	if (one.kind == PTD_TS_EVENT && (one.event == PTD_EV_EXCEPTION || one.event == PTD_EV_EXCEPTION_RET))
+		return buffer(ch, &one);
+	if (one.kind != PTD_TS_RANGE)
+		return 0;   /* perf has no use for the others */
+	full = buffer(ch, &one);
+	if (full || q->cfg->timeless)
+		return full;
+	/* perf's do_soft_timestamp: once a timestamp is known, each range
+	 * moves it on by its instructions and stops */
+	ch->instr += one.insn_count;
+	if (!ch->cs_ts)
+		return 0;
+	ch->cs_ts = ch->next_ts;
+	ch->next_ts += ch->instr;
+	ch->instr = 0;
+	qq->ts_chan = (one.chan & 0x7f) + 1;
+	return 1;
+}
+
+/* the backend's wait (decoder.h): perf's decoder callback for q->cur */
+static int on_decoded(void *ctx, const struct ptd_trace_sample *s)
+{
+	struct rq *q = ctx;
+	int rc = element(q, q->cur, s, 0);
+
+	if (rc < 0)
+		q->oom = 1;
+	return rc > 0;
+}
+
+/* perf's cs_etm__decode_data_block: decode until the decoder would wait
+ * or the chunk ends.  Returns 0 or an error. */
+static int decode_block(struct rq *q, struct rq_queue *qq, struct ptd_err *err)
+{
+	struct ptd_trace_sample t;
+	int rc, w = 0;
+
+	q->cur = qq;
+	q->cur_chan = NULL;
+	while (!w && (rc = pull(q, qq, &t, err)) > 0) {
+		if (rc == 2)   /* a held end of trace: not through the backend */
+			w = element(q, qq, &t, 1);
+		else
+			w = (t.flags & PTD_SF_WAITED) != 0;
+		if (w < 0 || q->oom)
+			return ptd_err_set(err, PTD_E_NOMEM, "out of memory");
+	}
+	return w ? 0 : rc;
+}
+
+/* perf's cs_etm__etmq_get_timestamp: the timestamp a wait was for (0 if
+ * none) and its trace ID */
+static uint64_t take_ts(struct rq_queue *qq, unsigned *chan)
+{
+	unsigned c = (unsigned)qq->ts_chan;
+
+	if (!c)
+		return 0;
+	qq->ts_chan = 0;
+	*chan = c - 1;
+	return qq->chan[c - 1]->cs_ts;
+}
+
+/* perf's cs_etm__process_traceid_queue: synthesize the queued packets */
+static int process_chan(struct rq *q, struct rq_queue *qq, unsigned c)
+{
+	struct rq_chan *ch = qq->chan[c];
+	unsigned i;
+
+	q->cur = qq;
+	q->cur_chan = ch;
+	if (!ch)
+		return 0;
+	for (i = 0; i < ch->n; i++)
+		if (ptd_rq_synth(q, &ch->pkt[i])) {
+			ch->n = 0;
+			return q->rc;
+		}
+	ch->n = 0;
+	return 0;
+}
+
+/* perf's cs_etm__clear_all_traceid_queues (and, with discard, its
+ * cs_etm__clear_all_packet_queues): every trace ID, in order */
+static int process_all(struct rq *q, struct rq_queue *qq, int discard)
+{
+	unsigned c;
+	int rc;
+
+	for (c = 0; c < RQ_CHANS; c++) {
+		if (!qq->chan[c])
+			continue;
+		if (discard)
+			qq->chan[c]->n = 0;
+		else if ((rc = process_chan(q, qq, c)))
+			return rc;
+	}
+	return 0;
+}
+
+/* ---- the queues in perf's order ----------------------------------------- */
+
+static void queue_init(struct rq *q, struct rq_queue *qq, const struct ptd_aux_queue *aq)
+{
+	const struct ptd_thread *th = aq->tid >= 0 ? ptd_machine_thread(&q->s->machine, aq->tid) : NULL;
+
+	memset(qq, 0, sizeof(*qq));
+	qq->aq = aq;
+	qq->tid = aq->tid;
+	qq->pid = th ? th->pid : aq->tid == 0 ? 0 : -1;
+	ptd_rangesynth_init(&qq->rs, q->im, ptd_rq_on_branch, q);
+}
+
+static void queue_fini(struct rq *q, struct rq_queue *qq)
+{
+	unsigned c;
+
+	close_chunk(q, qq);
+	for (c = 0; c < RQ_CHANS; c++) {
+		if (qq->chan[c])
+			free(qq->chan[c]->pkt);
+		free(qq->chan[c]);
+	}
+}
+
+/* --format=ranges: every element as the backend gives it */
+static int print_queue(struct rq *q, struct rq_queue *qq, struct ptd_err *err)
+{
+	struct ptd_trace_sample t;
+	int rc;
+
+	while ((rc = get_block(q, qq, err)) > 0) {
+		q->cur = qq;
+		q->cur_chan = NULL;
+		while ((rc = pull(q, qq, &t, err)) > 0)
+			if (ptd_ranges_print(q->cfg->ranges, &t))
+				return ptd_err_set(err, PTD_E_IO, "writing the output failed");
+		if (rc < 0)
+			return rc;
+	}
+	return rc;
+}
+
+/* perf's timeless decoding of one queue (cs_etm__run_decoder) */
+static int run_timeless(struct rq *q, struct rq_queue *qq, struct ptd_err *err)
+{
+	int rc;
+
+	while ((rc = get_block(q, qq, err)) > 0) {
+		rc = decode_block(q, qq, err);
+		if (!rc)
+			rc = process_chan(q, qq, 0);
+		if (rc)
+			return rc;
+	}
+	return rc;
+}
+
+/* perf's cs_etm__queue_first_cs_timestamp: decode qq up to its first
+ * timestamp, dropping the packets before it, and put it on the heap */
+static int first_ts(struct rq *q, struct rq_queue *qq, uint32_t nr, struct ptd_auxheap *h,
+		    struct ptd_err *err)
+{
+	unsigned c = 0;
+	uint64_t ts;
+	int rc;
+
+	while ((rc = get_block(q, qq, err)) > 0) {
+		rc = decode_block(q, qq, err);
+		if (rc)
+			return rc;
+		ts = take_ts(qq, &c);
+		if (ts)
+			return ptd_auxheap_add(h, nr << 8 | c, ts) ? ptd_err_set(err, PTD_E_NOMEM, "out of memory") : 0;
+		process_all(q, qq, 1);
+	}
+	return rc;
+}
+
+/* perf's cs_etm__process_queues: the queues interleaved by the CoreSight
+ * timestamps of their trace IDs */
+static int run_timestamped(struct rq *q, struct rq_queue *qs, size_t n, struct ptd_err *err)
+{
+	struct ptd_auxheap h = { 0 };
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < n && !rc; i++)
+		rc = first_ts(q, &qs[i], (uint32_t)i, &h, err);
+	while (!rc && h.cnt) {
+		struct rq_queue *qq = &qs[h.a[0].nr >> 8];
+		unsigned c = h.a[0].nr & 0xff;
+		uint64_t ts;
+
+		ptd_auxheap_pop(&h);
+		rc = process_chan(q, qq, c);
+		while (!rc && (rc = get_block(q, qq, err)) > 0) {
+			rc = decode_block(q, qq, err);
+			if (rc)
+				break;
+			ts = take_ts(qq, &c);
+			if (ts) {
+				if (ptd_auxheap_add(&h, (uint32_t)(qq - qs) << 8 | c, ts))
+					rc = ptd_err_set(err, PTD_E_NOMEM, "out of memory");
+				break;
+			}
+			rc = process_all(q, qq, 0);
+		}
+	}
+	ptd_auxheap_fini(&h);
 	return rc;
 }
 
@@ -386,9 +518,10 @@ int ptd_rangeq_run(struct ptd_session *s, const struct ptd_decoder_ops *ops,
 		   void *ctx, struct ptd_err *err)
 {
 	struct qkey *order;
+	struct rq_queue *qs;
 	struct rq q;
-	size_t i, j, nq = s->auxq.queues.len;
-	int rc;
+	size_t i, n = 0, nq = s->auxq.queues.len;
+	int rc = 0;
 
 	memset(&q, 0, sizeof(q));
 	q.s = s;
@@ -406,8 +539,12 @@ int ptd_rangeq_run(struct ptd_session *s, const struct ptd_decoder_ops *ops,
 		return ptd_err_set(err, PTD_E_UNSUPPORTED, "no AUXTRACE_INFO in this file");
 	/* the order perf decodes the queues in */
 	order = malloc((nq ? nq : 1) * sizeof(*order));
-	if (!order)
+	qs = calloc(nq ? nq : 1, sizeof(*qs));
+	if (!order || !qs) {
+		free(order);
+		free(qs);
 		return ptd_err_set(err, PTD_E_NOMEM, "out of memory");
+	}
 	for (i = 0; i < nq; i++) {
 		const struct ptd_aux_queue *aq = *(struct ptd_aux_queue **)ptd_vec_at(&s->auxq.queues, i);
 		const struct ptd_thread *th = aq->cpu < 0 && aq->tid >= 0 ?
@@ -418,27 +555,25 @@ int ptd_rangeq_run(struct ptd_session *s, const struct ptd_decoder_ops *ops,
 	}
 	qsort(order, nq, sizeof(*order), cmp_key);
 	rc = ptd_image_new(&q.im, err);
-	if (rc) {
-		free(order);
-		return rc;
-	}
-	ptd_image_set_reader(q.im, read_code, &q);
-	for (i = 0; i < nq && !rc; i++) {
-		const struct ptd_aux_queue *aq = order[i].aq;
-		const struct ptd_thread *th;
-
-		if (!cpu_wanted(cfg, aq->cpu))
-			continue;
-		q.tid = aq->tid;
-		th = aq->tid >= 0 ? ptd_machine_thread(&s->machine, aq->tid) : NULL;
-		q.pid = th ? th->pid : aq->tid == 0 ? 0 : -1;
-		memset(q.period_insns, 0, sizeof(q.period_insns));
-		q.nheld = 0;   /* the queue's last end of trace: perf never sees it */
-		ptd_rangesynth_init(&q.rs, q.im, on_branch, &q);
-		for (j = 0; j < aq->chunks.len && !rc; j++)
-			rc = decode_chunk(&q, aq, ptd_vec_at(&aq->chunks, j), err);
-	}
+	if (!rc)
+		ptd_image_set_reader(q.im, read_code, &q);
+	for (i = 0; i < nq && !rc; i++)
+		if (cpu_wanted(cfg, order[i].aq->cpu))
+			queue_init(&q, &qs[n++], order[i].aq);
+	if (rc)
+		;
+	else if (cfg->ranges)
+		for (i = 0; i < n && !rc; i++)
+			rc = print_queue(&q, &qs[i], err);
+	else if (cfg->timeless)
+		for (i = 0; i < n && !rc; i++)
+			rc = run_timeless(&q, &qs[i], err);
+	else
+		rc = run_timestamped(&q, qs, n, err);
+	for (i = 0; i < n; i++)
+		queue_fini(&q, &qs[i]);
 	ptd_image_free(q.im);
+	free(qs);
 	free(order);
 	if (!rc)
 		warn_missing(s);

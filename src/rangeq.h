@@ -8,14 +8,21 @@
  * backend asks for that queue (ops->queue_opts: its CPU and the AUX
  * records' PMU flags, such as CoreSight's unformatted trace); a chunk
  * starts the decoder afresh, as perf resets its decoder for each buffer.
- * The code is read from the recorded binaries through the session's maps
- * as they are after the last record (perf 6.1 decodes CoreSight at the
- * end, timestamps or not).  The thread of the samples
- * is the queue's until the trace names another (PTD_EV_CONTEXT: a
- * CoreSight context ID), its process the thread's as the sideband knows
- * it.  Branch samples come from src/rangesynth.c; instruction samples
- * every period instructions of the ranges, at the address of the period's
- * last instruction, before the branch sample of the same range, as perf's
+ * The decoder is driven as perf's cs-etm-decoder.c drives OpenCSD (the
+ * backend's env->wait): per trace ID the elements become packets, queued
+ * until perf would stop the decoder (a full queue of 1023 packets, the
+ * first timestamp after a discontinuity or a context change, with
+ * timestamps each range after it) and only then synthesized; what OpenCSD
+ * still holds when perf stops it at the end of its buffer is lost, as in
+ * perf.  A context element (PTD_EV_CONTEXT: a CoreSight context ID)
+ * changes the trace ID's thread at once, so the packets queued before it
+ * are the new thread's too, as perf gives them; its process is the
+ * thread's as the sideband knows it.  The code is read from the recorded
+ * binaries through the session's maps as they are after the last record
+ * (perf 6.1 decodes CoreSight at the end, timestamps or not).  Branch
+ * samples come from src/rangesynth.c; instruction samples every period
+ * instructions of the ranges, at the address of the period's last
+ * instruction, before the branch sample of the same range, as perf's
  * cs_etm__sample orders them.  Decode errors are error samples (perf 6.1
  * prints none for CoreSight: only with --itrace=e given).
  *
@@ -23,12 +30,13 @@
  * the samples have no time and the queues come one after the other as
  * perf's timeless decoding takes them: a per-thread queue when its thread
  * exits, the others by index at the end; all trace IDs of a queue share
- * one state (perf's CS_ETM_PER_THREAD_TRACEID).  With timestamps each
- * sample has the time of the last AUX record, as perf 6.1's.
+ * one state (perf's CS_ETM_PER_THREAD_TRACEID).  With timestamps the
+ * queues' trace IDs are interleaved by their CoreSight timestamps through
+ * perf's auxtrace heap (auxheap.h), the packets before a queue's first
+ * timestamp dropped, as perf's cs_etm__process_queues does; each sample
+ * has the time of the last AUX record, as perf 6.1's.
  *
- * Not perf's yet: with timestamps perf interleaves the queues by their
- * CoreSight timestamps (here: one after the other by index).  Call chains,
- * last branches and -F insn are not given. */
+ * Not done: call chains and last branches. */
 #ifndef PTD_RANGEQ_H
 #define PTD_RANGEQ_H
 

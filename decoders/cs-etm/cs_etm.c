@@ -31,6 +31,11 @@ struct ptd_decoder {
 	struct ptd_auxbuf buf;
 	size_t pos;                     /* bytes OpenCSD took */
 	int fed, need_flush, eot_sent, need_reset, fatal;
+	/* env->wait: perf's use of the decoder (decoder.h) */
+	int (*wait)(void *ctx, const struct ptd_trace_sample *s);
+	void *wait_ctx;
+	int waited;                     /* wait stopped OpenCSD in its last call */
+	int ending;                     /* with wait: only ends of trace are kept */
 	/* the ring */
 	struct ptd_trace_sample ring[RING];
 	unsigned head, count;
@@ -119,10 +124,18 @@ static ocsd_datapath_resp_t on_elem(const void *ctx, const ocsd_trc_index_t inde
 	struct ptd_decoder *d = (struct ptd_decoder *)ctx;
 	struct ptd_trace_sample *s = NULL;
 
+	if (d->ending && e->elem_type != OCSD_GEN_TRC_ELEM_EO_TRACE)
+		return OCSD_RESP_CONT;
 	switch (e->elem_type) {
 	case OCSD_GEN_TRC_ELEM_TIMESTAMP:
 		d->tsc = e->timestamp;
 		d->have_tsc = 1;
+		s = ring_push(d);
+		if (s) {
+			s->kind = PTD_TS_EVENT;
+			s->event = PTD_EV_TICK;
+			s->flags |= PTD_SF_IP_SUPPRESSED;
+		}
 		break;
 	case OCSD_GEN_TRC_ELEM_INSTR_RANGE:
 		s = ring_push(d);
@@ -224,6 +237,11 @@ static ocsd_datapath_resp_t on_elem(const void *ctx, const ocsd_trc_index_t inde
 		if (d->have_tsc) {
 			s->tsc = d->tsc;
 			s->flags |= PTD_SF_TIME;
+		}
+		if (d->wait && d->wait(d->wait_ctx, s)) {
+			s->flags |= PTD_SF_WAITED;
+			d->waited = 1;
+			return OCSD_RESP_WAIT;
 		}
 	}
 	return d->count >= RING_WAIT ? OCSD_RESP_WAIT : OCSD_RESP_CONT;
@@ -332,6 +350,8 @@ static int csetm_create(struct ptd_decoder **out, const struct ptd_auxinfo *info
 	for (i = 0; i < 128; i++)
 		d->cpu_of_id[i] = -1;
 	d->image = env->image;
+	d->wait = env->wait;
+	d->wait_ctx = env->wait_ctx;
 	rc = csetm_config_parse(&d->cfg, info, env, err);
 	if (!rc)
 		rc = make_tree(d, err);
@@ -350,6 +370,7 @@ static int csetm_feed(struct ptd_decoder *d, const struct ptd_auxbuf *buf, struc
 	d->pos = 0;
 	d->fed = 1;
 	d->need_flush = d->eot_sent = 0;
+	d->waited = d->ending = 0;
 	d->head = d->count = 0;
 	d->have_tsc = 0;
 	return 0;
@@ -396,6 +417,7 @@ static void run(struct ptd_decoder *d)
 				return;
 			}
 		} else if (!d->eot_sent) {
+			d->ending = d->wait != NULL;
 			r = ocsd_dt_process_data(d->tree, OCSD_OP_EOT, 0, 0, NULL, &took);
 			d->eot_sent = 1;
 		} else {
@@ -405,6 +427,13 @@ static void run(struct ptd_decoder *d)
 			fatal_gap(d);
 			return;
 		}
+		if (d->waited && OCSD_DATA_RESP_IS_WAIT(r) && d->pos == d->buf.size && !d->eot_sent) {
+			/* perf's buffer is used up at this wait: it resets the
+			 * decoder for its next one, and what OpenCSD holds is lost */
+			d->ending = 1;
+			r = OCSD_RESP_CONT;
+		}
+		d->waited = 0;
 		d->need_flush = OCSD_DATA_RESP_IS_WAIT(r);
 	}
 }

@@ -31,7 +31,8 @@
  * set, the VMID (CONTEXTIDR_EL2) when TRCCONFIGR bit 7 or 15 is); GAP when
  * OpenCSD loses synchronisation on bad data or reports an error; DIAG for code it could
  * not read (OCSD_GEN_TRC_ELEM_ADDR_NACC) and ranges without a known path.
- * Timestamps give PTD_SF_TIME and tsc on the samples that follow.
+ * Each timestamp is a TICK event (tsc) and gives PTD_SF_TIME and tsc to
+ * the samples that follow.
  * Memory is read through env->image (ptd_image_read) with asid the thread
  * ID + 1 of the source's last CONTEXT (0 before one): the code may be read
  * before that sample is handed over.

@@ -47,6 +47,7 @@ int ptd_ranges_print(FILE *out, const struct ptd_trace_sample *s)
 		case PTD_EV_END_OF_TRACE: fputs("end of trace", out); break;
 		case PTD_EV_EXCEPTION_RET: fputs("exception return", out); break;
 		case PTD_EV_CONTEXT: fprintf(out, "context tid %" PRIu32, s->u.context.tid); break;
+		case PTD_EV_TICK: fputs("timestamp", out); break;
 		case PTD_EV_EXCEPTION:
 			fprintf(out, "exception 0x%02x", s->u.exception.number);
 			if (!(s->flags & PTD_SF_IP_SUPPRESSED))
