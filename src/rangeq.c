@@ -104,8 +104,12 @@ static int open_chunk(struct rq *q, struct rq_queue *qq, const struct ptd_aux_ch
 		env.wait_ctx = q;
 	}
 	env.nopts = q->ops->queue_opts ?
-		    q->ops->queue_opts(qq->aq->cpu, c->flags & PTD_AUX_FLAG_PMU_FORMAT_MASK, opts, MAX_OPTS,
+		    q->ops->queue_opts(qq->aq->cpu, c->flags & PTD_AUX_FLAG_PMU_FORMAT_MASK, opts, MAX_OPTS - 1,
 				       optbuf, sizeof(optbuf)) : 0;
+	if (q->trace_ids) {
+		opts[env.nopts].key = "trace-ids";
+		opts[env.nopts++].value = q->trace_ids;
+	}
 	info.type = q->s->auxinfo.type;
 	info.priv = q->s->auxinfo.priv;
 	info.npriv = (size_t)q->s->auxinfo.nr_priv;
@@ -477,6 +481,52 @@ static int run_timestamped(struct rq *q, struct rq_queue *qs, size_t n, struct p
 	return rc;
 }
 
+/* perf's reading of the AUX_OUTPUT_HW_ID records (cs_etm__process_aux_output_hw_id):
+ * each gives the trace ID of its sample's CPU; q->trace_ids becomes the
+ * backend's "trace-ids" setting, NULL when there are none. */
+static int trace_ids(struct rq *q, struct ptd_err *err)
+{
+	const struct ptd_vec *v = &q->s->hw_ids;
+	uint8_t id_of_cpu[256];
+	uint16_t cpu_of_id[128];        /* CPU + 1; 0: none */
+	size_t i, len = 0;
+	int c;
+
+	if (!v->len)
+		return 0;
+	memset(id_of_cpu, 0, sizeof(id_of_cpu));
+	memset(cpu_of_id, 0, sizeof(cpu_of_id));
+	for (i = 0; i < v->len; i++) {
+		const struct ptd_hw_id *h = ptd_vec_at(v, i);
+		unsigned id = (unsigned)(h->hw_id & 0xff), version = (unsigned)(h->hw_id >> 60);
+
+		if (version)
+			return ptd_err_set(err, PTD_E_UNSUPPORTED, "AUX_OUTPUT_HW_ID at file offset %#" PRIx64
+					   ": version %u (0 is known)", h->file_offset, version);
+		if (h->cpu < 0 || h->cpu > 255)
+			return ptd_err_set(err, PTD_E_FORMAT, "AUX_OUTPUT_HW_ID at file offset %#" PRIx64
+					   ": %s", h->file_offset, h->cpu < 0 ? "no CPU in its sample ID" :
+					   "a CPU above 255");
+		if (id < 1 || id > 0x6f)
+			return ptd_err_set(err, PTD_E_FORMAT, "AUX_OUTPUT_HW_ID at file offset %#" PRIx64
+					   ": trace ID %#x (0x01 to 0x6f are valid)", h->file_offset, id);
+		if ((cpu_of_id[id] && cpu_of_id[id] != h->cpu + 1) ||
+		    (id_of_cpu[h->cpu] && id_of_cpu[h->cpu] != id))
+			return ptd_err_set(err, PTD_E_FORMAT, "AUX_OUTPUT_HW_ID at file offset %#" PRIx64
+					   ": trace ID %#x of CPU %d conflicts with an earlier record",
+					   h->file_offset, id, h->cpu);
+		cpu_of_id[id] = (uint16_t)(h->cpu + 1);
+		id_of_cpu[h->cpu] = (uint8_t)id;
+	}
+	q->trace_ids = malloc(256 * 10 + 1);
+	if (!q->trace_ids)
+		return ptd_err_set(err, PTD_E_NOMEM, "out of memory");
+	for (c = 0; c < 256; c++)
+		if (id_of_cpu[c])
+			len += (size_t)sprintf(q->trace_ids + len, "%s%d:%#x", len ? "," : "", c, id_of_cpu[c]);
+	return 0;
+}
+
 /* Trace the AUX records announce but the file does not hold (perf 6.1
  * prints nothing for it): said once on stderr. */
 static void warn_missing(const struct ptd_session *s)
@@ -554,7 +604,9 @@ int ptd_rangeq_run(struct ptd_session *s, const struct ptd_decoder_ops *ops,
 		order[i].exit_time = cfg->timeless && th && th->exit_time ? th->exit_time : UINT64_MAX;
 	}
 	qsort(order, nq, sizeof(*order), cmp_key);
-	rc = ptd_image_new(&q.im, err);
+	rc = trace_ids(&q, err);
+	if (!rc)
+		rc = ptd_image_new(&q.im, err);
 	if (!rc)
 		ptd_image_set_reader(q.im, read_code, &q);
 	for (i = 0; i < nq && !rc; i++)
@@ -573,6 +625,7 @@ int ptd_rangeq_run(struct ptd_session *s, const struct ptd_decoder_ops *ops,
 	for (i = 0; i < n; i++)
 		queue_fini(&q, &qs[i]);
 	ptd_image_free(q.im);
+	free(q.trace_ids);
 	free(qs);
 	free(order);
 	if (!rc)

@@ -45,6 +45,7 @@ struct rq {
 	ptd_synth_fn fn;
 	void *ctx;
 	struct ptd_image *im;
+	char *trace_ids;                /* the backend's "trace-ids" setting, or NULL */
 	struct ptd_map_hint hint;
 	struct rq_queue *cur;           /* the queue being decoded or synthesized */
 	struct rq_chan *cur_chan;       /* the trace ID being synthesized */

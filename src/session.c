@@ -53,6 +53,7 @@ int ptd_session_open(struct ptd_session **out, const char *path,
 	ro.warn_ctx = sp->opts.warn_ctx;
 	ptd_machine_init(&sp->pub.machine);
 	ptd_auxq_init(&sp->pub.auxq);
+	sp->pub.hw_ids = (struct ptd_vec)PTD_VEC_INIT(sizeof(struct ptd_hw_id));
 	ptd_ordered_init(&sp->ordered);
 	rc = ptd_reader_open(&sp->pub.reader, path, &ro, err);
 	if (rc) {
@@ -72,6 +73,7 @@ void ptd_session_close(struct ptd_session *s)
 	ptd_reader_close(s->reader);
 	ptd_machine_fini(&s->machine);
 	ptd_auxq_fini(&s->auxq);
+	ptd_vec_fini(&s->hw_ids);
 	{
 		size_t i = 0;
 		uint64_t k;
@@ -415,6 +417,21 @@ static int take(struct ptd_session_priv *sp, const struct ptd_event *ev, struct 
 	case PTD_REC_AUXTRACE_INFO:
 		rc = take_auxtrace_info(s, ev, &e);
 		break;
+	case PTD_REC_AUX_OUTPUT_HW_ID: {
+		uint64_t hw_id;
+		struct ptd_hw_id *h;
+
+		rc = ptd_rec_aux_output_hw_id(ev, &hw_id, &e);
+		if (rc)
+			break;
+		h = ptd_vec_push(&s->hw_ids);
+		if (!h)
+			return ptd_err_set(err, PTD_E_NOMEM, "out of memory");
+		h->cpu = (ev->sid.have & PTD_SAMPLE_CPU) ? (int32_t)ev->sid.cpu : -1;
+		h->hw_id = hw_id;
+		h->file_offset = ev->offset;
+		break;
+	}
 	case PTD_REC_TIME_CONV:
 		rc = take_time_conv(s, ev, &e);
 		break;

@@ -39,11 +39,20 @@ struct ptd_auxtrace_info {
 	uint64_t file_offset;
 };
 
+/* A PERF_RECORD_AUX_OUTPUT_HW_ID: the hardware ID (CoreSight: the trace
+ * ID) a CPU's AUX data carries */
+struct ptd_hw_id {
+	int32_t cpu;                /* from the sample ID; -1 when it has none */
+	uint64_t hw_id;
+	uint64_t file_offset;
+};
+
 struct ptd_session {
 	struct ptd_reader *reader;
 	struct ptd_machine machine;
 	struct ptd_auxq auxq;
 	struct ptd_auxtrace_info auxinfo;
+	struct ptd_vec hw_ids;      /* struct ptd_hw_id, in delivery order */
 	int have_time_conv;
 	struct ptd_time_conv time_conv;
 	struct ptd_session_stats stats;

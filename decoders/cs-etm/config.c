@@ -109,7 +109,7 @@ static int check_opts(const struct ptd_decoder_env *env, size_t nsrc, struct ptd
 		char *end;
 		unsigned long n;
 
-		if (!strcmp(k, "format") || !strcmp(k, "cpu"))
+		if (!strcmp(k, "format") || !strcmp(k, "cpu") || !strcmp(k, "trace-ids"))
 			continue;
 		if (!strncmp(k, "core.", 5))
 			num = k + 5;
@@ -212,7 +212,7 @@ static int parse_source(struct csetm_config *cfg, const struct ptd_decoder_env *
 	case CSETM_PTM:
 		/* the two configurations have the same layout */
 		s->cfg.v3.reg_ctrl = (uint32_t)r[0];
-		s->cfg.v3.reg_trc_id = (uint32_t)r[1];
+		s->cfg.v3.reg_trc_id = (uint32_t)r[1] & 0x7f;
 		s->cfg.v3.reg_ccer = (uint32_t)r[2];
 		s->cfg.v3.reg_idr = (uint32_t)r[3];
 		s->cfg.v3.arch_ver = arch;
@@ -221,7 +221,7 @@ static int parse_source(struct csetm_config *cfg, const struct ptd_decoder_env *
 		break;
 	case CSETM_ETMV4:
 		s->cfg.v4.reg_configr = (uint32_t)r[0];
-		s->cfg.v4.reg_traceidr = (uint32_t)r[1];
+		s->cfg.v4.reg_traceidr = (uint32_t)r[1] & 0x7f;
 		s->cfg.v4.reg_idr0 = (uint32_t)r[2];
 		s->cfg.v4.reg_idr1 = (uint32_t)r[3];
 		s->cfg.v4.reg_idr2 = (uint32_t)r[4];
@@ -232,7 +232,7 @@ static int parse_source(struct csetm_config *cfg, const struct ptd_decoder_env *
 		break;
 	default:
 		s->cfg.ete.reg_configr = (uint32_t)r[0];
-		s->cfg.ete.reg_traceidr = (uint32_t)r[1];
+		s->cfg.ete.reg_traceidr = (uint32_t)r[1] & 0x7f;
 		s->cfg.ete.reg_idr0 = (uint32_t)r[2];
 		s->cfg.ete.reg_idr1 = (uint32_t)r[3];
 		s->cfg.ete.reg_idr2 = (uint32_t)r[4];
@@ -243,7 +243,51 @@ static int parse_source(struct csetm_config *cfg, const struct ptd_decoder_env *
 		s->trace_id = r[1] & 0x7f;
 		break;
 	}
+	s->id_unused_flag = (r[1] >> 31) & 1;   /* CORESIGHT_TRACE_ID_UNUSED_FLAG */
 	*used = (v0 ? 2 : 3) + (size_t)np;
+	return 0;
+}
+
+/* Set source s's trace ID (0x01 to 0x6f) in its configuration too */
+static void set_trace_id(struct csetm_source *s, unsigned id)
+{
+	s->trace_id = (uint8_t)id;
+	if (s->proto == CSETM_ETMV3 || s->proto == CSETM_PTM)
+		s->cfg.v3.reg_trc_id = id;
+	else if (s->proto == CSETM_ETMV4)
+		s->cfg.v4.reg_traceidr = id;
+	else
+		s->cfg.ete.reg_traceidr = id;
+}
+
+/* perf's trace IDs (header version 2): the sources of the CPUs the
+ * "trace-ids" setting names ("CPU:ID,...", from the recording's
+ * AUX_OUTPUT_HW_ID records) take those IDs; then a source whose register
+ * carries CORESIGHT_TRACE_ID_UNUSED_FLAG (bit 31) has no decoder.
+ * Without the setting every source keeps its register's ID. */
+static int apply_trace_ids(struct csetm_config *cfg, const char *ids, struct ptd_err *err)
+{
+	const char *p = ids;
+	size_t i;
+
+	while (p && *p) {
+		char *end;
+		long cpu = strtol(p, &end, 10);
+		unsigned long id;
+
+		if (end == p || *end != ':' || cpu < 0 || cpu > INT32_MAX)
+			return ptd_err_set(err, PTD_E_INVAL, "cs-etm: trace-ids=%s: CPU:ID,...", ids);
+		p = end + 1;
+		id = strtoul(p, &end, 0);
+		if (end == p || (*end && *end != ',') || id < 1 || id > 0x6f)
+			return ptd_err_set(err, PTD_E_INVAL, "cs-etm: trace-ids=%s: an ID is 0x01 to 0x6f", ids);
+		p = *end ? end + 1 : end;
+		for (i = 0; i < cfg->nsrc; i++)
+			if (cfg->src[i].cpu == (int32_t)cpu) {
+				set_trace_id(&cfg->src[i], (unsigned)id);
+				cfg->src[i].unused = 0;
+			}
+	}
 	return 0;
 }
 
@@ -279,9 +323,9 @@ int csetm_config_parse(struct csetm_config *cfg, const struct ptd_auxinfo *info,
 	memset(cfg, 0, sizeof(*cfg));
 	if (!info || info->npriv < 3)
 		return ptd_err_set(err, PTD_E_UNSUPPORTED, "cs-etm: no source metadata");
-	if (info->priv[0] > 1)
-		return ptd_err_set(err, PTD_E_UNSUPPORTED, "cs-etm: metadata header version %llu (0 and 1 "
-				   "are known)", (unsigned long long)info->priv[0]);
+	if (info->priv[0] > 2)
+		return ptd_err_set(err, PTD_E_UNSUPPORTED, "cs-etm: metadata header version %llu (0, 1 "
+				   "and 2 are known)", (unsigned long long)info->priv[0]);
 	v0 = info->priv[0] == 0;
 	n = (size_t)(info->priv[1] & 0xffffffffu);
 	if (!n || n > CSETM_MAX_SOURCES)
@@ -300,6 +344,13 @@ int csetm_config_parse(struct csetm_config *cfg, const struct ptd_auxinfo *info,
 		pos += used;
 	}
 	cfg->nsrc = n;
+	if (opt_value(env, "trace-ids")) {
+		for (i = 0; i < n; i++)
+			cfg->src[i].unused = cfg->src[i].id_unused_flag;
+		rc = apply_trace_ids(cfg, opt_value(env, "trace-ids"), err);
+		if (rc)
+			return rc;
+	}
 	if (!format || !strcmp(format, "coresight")) {
 		cfg->format = OCSD_TRC_SRC_FRAME_FORMATTED;
 		cfg->dfmt_flags = OCSD_DFRMTR_FRAME_MEM_ALIGN;

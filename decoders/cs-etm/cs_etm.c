@@ -306,6 +306,8 @@ static int make_tree(struct ptd_decoder *d, struct ptd_err *err)
 						     OCSD_BUILTIN_DCD_ETMV4I, OCSD_BUILTIN_DCD_ETE };
 		unsigned char id = 0;
 
+		if (s->unused)
+			continue;
 		oe = ocsd_dt_create_decoder(d->tree, names[s->proto], OCSD_CREATE_FLG_FULL_DECODER,
 					    &s->cfg, &id);
 		if (oe != OCSD_OK) {

@@ -2,7 +2,7 @@
  * interface of decoders/decoder.h.
  *
  * The trace sources come as perf's CS_ETM AUXTRACE_INFO words (info->priv):
- * priv[0] header version (0 or 1), priv[1] (PMU type << 32) | number of
+ * priv[0] header version (0, 1 or 2), priv[1] (PMU type << 32) | number of
  * sources, priv[2] snapshot mode; then per source its magic (ETMv3/PTM
  * 0x3030303030303030, ETMv4 0x4040404040404040, ETE 0x5050505050505050),
  * its CPU, with version 1 the number of parameters n, and the registers:
@@ -11,7 +11,9 @@
  * TRCDEVARCH (version 1 only).  Version 0 has no count: the ETMv3 and
  * ETMv4 blocks are those registers.  Extra parameters (later perf
  * versions) are ignored; every count is checked against the words there
- * are.
+ * are.  Version 2 is version 1 whose trace ID registers may carry
+ * CORESIGHT_TRACE_ID_UNUSED_FLAG (bit 31): the IDs then come from the
+ * recording's AUX_OUTPUT_HW_ID records (the trace-ids setting).
  *
  * Settings (env->opts):
  *   format    "coresight" (default: 16-byte frames, memory aligned),
@@ -23,6 +25,9 @@
  *   ptm.N     "1": source N's ETMv3 block describes a PTM (PFT) source
  *   cpu       with format raw: decode the source of this CPU (default: the
  *             first source)
+ *   trace-ids "CPU:ID,...": the trace IDs of those CPUs' sources (from
+ *             AUX_OUTPUT_HW_ID records); a source whose register is
+ *             flagged unused and that is not named gets no decoder
  *
  * Samples: RANGE for each executed instruction range (chan = trace ID,
  * cpu = the source's CPU), EVENT ENABLED / OVERFLOW (trace on),

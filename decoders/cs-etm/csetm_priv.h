@@ -18,6 +18,8 @@ struct csetm_source {
 	int proto;             /* enum csetm_proto */
 	int32_t cpu;
 	uint8_t trace_id;
+	uint8_t id_unused_flag;  /* the register had CORESIGHT_TRACE_ID_UNUSED_FLAG */
+	uint8_t unused;          /* no decoder: a flagged ID the recording's AUX_OUTPUT_HW_ID did not give */
 	union {
 		ocsd_etmv3_cfg v3;
 		ocsd_ptm_cfg ptm;

@@ -73,7 +73,7 @@ static int chunk(struct ptd_etmrec *r, struct estream *s, struct ptd_err *err)
 	frames = malloc(flen);
 	if (!frames)
 		return ptd_err_set(err, PTD_E_NOMEM, "AUX chunk of %zu bytes", flen);
-	ptd_cs_frames(ptd_pdw_etm_trace_id(cpu_of(s)), p, len, frames);
+	ptd_cs_frames(ptd_pdw_etm_trace_id(r->pd, cpu_of(s)), p, len, frames);
 	rc = ptd_pdw_aux(r->pd, s->queue, cpu_of(s), r->tsc, t->pid, t->tid, s->aux_off, frames, flen,
 			 0, 0, err);
 	free(frames);

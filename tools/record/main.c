@@ -30,7 +30,10 @@ static void usage(FILE *f)
 	      "                          perf record -e cs_etm//u (the default for an\n"
 	      "                          AArch64 PROGRAM; qemu source; with\n"
 	      "                          --per-thread, --cpus, --aux-size, --ticks-per-insn,\n"
-	      "                          --buildid-mmap, --root)\n"
+	      "                          --buildid-mmap, --hw-id, --root)\n"
+	      "      --hw-id             with --etm: trace IDs in AUX_OUTPUT_HW_ID records\n"
+	      "                          (metadata header version 2), as Linux 6.3 on\n"
+	      "                          writes them, not the legacy per-CPU IDs\n"
 	      "      --per-thread        one trace per thread (perf record --per-thread)\n"
 	      "      --cpus N            emulated CPUs in per-CPU mode (default 4)\n"
 	      "      --snapshot BYTES    snapshot mode (perf record -S): an AUX buffer of\n"
@@ -187,6 +190,7 @@ int main(int argc, char **argv)
 		{ "root", required_argument, NULL, 'R' },
 		{ "buildid-mmap", no_argument, NULL, 'B' },
 		{ "etm", no_argument, NULL, 'e' },
+		{ "hw-id", no_argument, NULL, 'H' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -260,6 +264,7 @@ int main(int argc, char **argv)
 		case 'e': etm = 1; break;
 		case 'R': cfg.root = optarg; break;
 		case 'B': cfg.pd.buildid_mmap = 1; break;
+		case 'H': cfg.pd.etm_hw_id = 1; break;
 		case 'h': usage(stdout); return 0;
 		case 'c':
 			if (num(optarg, 256, &v) || !v)
@@ -322,7 +327,11 @@ int main(int argc, char **argv)
 		cfg.truncate_every || cfg.drop_every || cfg.lost_every || cfg.pause_every;
 	if (etm && (other || strcmp(source, "qemu"))) {
 		fprintf(stderr, "ptdecode-record: --etm: the qemu source, with --per-thread, --cpus, "
-			"--aux-size, --ticks-per-insn, --buildid-mmap or --root only\n");
+			"--aux-size, --ticks-per-insn, --buildid-mmap, --hw-id or --root only\n");
+		return 1;
+	}
+	if (cfg.pd.etm_hw_id && !etm) {
+		fprintf(stderr, "ptdecode-record: --hw-id is for --etm\n");
 		return 1;
 	}
 	if (cfg.pd.no_tsc && (cfg.pd.mtc || cfg.pd.cyc || cfg.pd.snapshot)) {

@@ -35,6 +35,7 @@ struct ptd_pdw {
 	struct bid bids[MAX_BUILDIDS];
 	unsigned nbids;
 	uint32_t ncpus_seen;
+	uint64_t hw_id_sent[4];        /* CPUs whose AUX_OUTPUT_HW_ID is written */
 };
 
 uint64_t ptd_pdw_time(const struct ptd_pdw *w, uint64_t tsc)
@@ -79,9 +80,17 @@ static void trailer(struct ptd_pdw *w, struct ptd_recbuf *rb, uint64_t base, int
 	ptd_rb_sample_id(rb, w->st, &sid);
 }
 
-uint8_t ptd_pdw_etm_trace_id(int cpu)
+/* the kernel's CORESIGHT_ETM_PMU_SEED scheme (CORESIGHT_LEGACY_CPU_TRACE_ID) */
+static uint8_t legacy_trace_id(int cpu)
 {
-	return (uint8_t)(0x10 + 2 * cpu);   /* the kernel's CORESIGHT_ETM_PMU_SEED scheme */
+	return (uint8_t)(0x10 + 2 * cpu);
+}
+
+uint8_t ptd_pdw_etm_trace_id(const struct ptd_pdw *w, int cpu)
+{
+	/* with AUX_OUTPUT_HW_ID, IDs the legacy scheme would not give, so
+	 * that a reader has to take them from those records */
+	return w->cfg.etm_hw_id ? (uint8_t)(0x41 + cpu) : legacy_trace_id(cpu);
 }
 
 /* AUXTRACE_INFO of cs_etm: perf's header (version 1, PMU type and CPU
@@ -97,7 +106,7 @@ static void etm_info(struct ptd_recbuf *rb, const struct ptd_pdw_config *cfg)
 	ptd_rb_start(rb, PTD_REC_AUXTRACE_INFO, 0);
 	ptd_rb_u32(rb, PTD_AUXTRACE_CS_ETM);
 	ptd_rb_u32(rb, 0);
-	ptd_rb_u64(rb, 1);                                        /* header version */
+	ptd_rb_u64(rb, cfg->etm_hw_id ? 2 : 1);                   /* header version */
 	ptd_rb_u64(rb, (uint64_t)PTD_ETM_PMU_TYPE << 32 | cfg->ncpus);
 	ptd_rb_u64(rb, 0);                                        /* snapshot */
 	for (i = 0; i < cfg->ncpus; i++) {
@@ -106,7 +115,8 @@ static void etm_info(struct ptd_recbuf *rb, const struct ptd_pdw_config *cfg)
 		ptd_rb_u64(rb, 7);
 		ptd_rb_u64(rb, (cfg->etm_ctxtid ? PTD_ETM4_CFG_CTXTID : 0) |
 			       (cfg->etm_ts ? PTD_ETM4_CFG_TS : 0));
-		ptd_rb_u64(rb, ptd_pdw_etm_trace_id((int)i));
+		ptd_rb_u64(rb, legacy_trace_id((int)i) |
+			       (cfg->etm_hw_id ? 1ULL << 31 : 0));       /* CORESIGHT_TRACE_ID_UNUSED_FLAG */
 		ptd_rb_u64(rb, 0x28000ea1);                       /* TRCIDR0 */
 		ptd_rb_u64(rb, 0x4100f421);                       /* TRCIDR1 */
 		ptd_rb_u64(rb, 0x00000488);                       /* TRCIDR2 */
@@ -170,7 +180,7 @@ int ptd_pdw_open(struct ptd_pdw **out, const char *path, const struct ptd_pdw_co
 		return ptd_err_set(err, PTD_E_NOMEM, "perf.data writer");
 	w->cfg = *cfg;
 	w->st = PTD_SAMPLE_IP | PTD_SAMPLE_TID | PTD_SAMPLE_TIME | PTD_SAMPLE_IDENTIFIER |
-		(cfg->per_thread ? 0 : PTD_SAMPLE_CPU);
+		(cfg->per_thread && !(cfg->etm && cfg->etm_hw_id) ? 0 : PTD_SAMPLE_CPU);
 	w->queue_tid = calloc(MAX_QUEUES, sizeof(*w->queue_tid));
 	if (!w->queue_tid) {
 		rc = ptd_err_set(err, PTD_E_NOMEM, "perf.data writer");
@@ -362,11 +372,23 @@ int ptd_pdw_itrace_start(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, 
 {
 	struct ptd_recbuf rb;
 
+	int rc;
+
 	ptd_rb_start(&rb, PTD_REC_ITRACE_START, 0);
 	ptd_rb_u32(&rb, (uint32_t)pid);
 	ptd_rb_u32(&rb, (uint32_t)tid);
 	trailer(w, &rb, ID_PT, cpu, tsc, pid, tid);
-	return emit(w, &rb, err);
+	rc = emit(w, &rb, err);
+	/* the kernel's etm_event_start: the CPU's trace ID, once (version 0) */
+	if (!rc && w->cfg.etm && w->cfg.etm_hw_id && cpu >= 0 && cpu < 256 &&
+	    !(w->hw_id_sent[cpu / 64] >> (cpu % 64) & 1)) {
+		w->hw_id_sent[cpu / 64] |= 1ULL << (cpu % 64);
+		ptd_rb_start(&rb, PTD_REC_AUX_OUTPUT_HW_ID, 0);
+		ptd_rb_u64(&rb, ptd_pdw_etm_trace_id(w, cpu));
+		trailer(w, &rb, ID_PT, cpu, tsc, pid, tid);
+		rc = emit(w, &rb, err);
+	}
+	return rc;
 }
 
 int ptd_pdw_switch(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t tid, int out,

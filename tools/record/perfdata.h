@@ -62,10 +62,15 @@ struct ptd_pdw_config {
 	int etm;
 	int etm_ctxtid;            /* config ctxtid (TRCCONFIGR.CID) */
 	int etm_ts;                /* config timestamp (TRCCONFIGR.TS) */
+	int etm_hw_id;             /* trace IDs as Linux 6.3 on gives them: metadata header
+	                            * version 2 with the IDs flagged unused, the real ones in
+	                            * an AUX_OUTPUT_HW_ID record per CPU */
 };
 
-/* The trace ID (TRCTRACEIDR) of the ETM of an emulated CPU */
-uint8_t ptd_pdw_etm_trace_id(int cpu);
+struct ptd_pdw;
+
+/* The trace ID the ETM of an emulated CPU puts in the trace */
+uint8_t ptd_pdw_etm_trace_id(const struct ptd_pdw *w, int cpu);
 
 struct ptd_pdw;
 
