@@ -454,10 +454,12 @@ static int setup_events(struct run *r, const struct ptd_itrace *it, const struct
 		/* perf synthesizes the events while processing AUXTRACE_INFO */
 		const char *name = all[r->ps.failed].name;
 
-		fprintf(stderr, "%s_synth_event: failed to synthesize '%.*s' event type\n"
-			"%#" PRIx64 " [%#" PRIx64 "]: failed to process type: %u [Invalid argument]\n",
-			rops ? "cs_etm_" : "intel_pt", (int)strcspn(name, ":"), name, r->s->auxinfo.file_offset,
-			16 + 8 * r->s->auxinfo.nr_priv, PTD_REC_AUXTRACE_INFO);
+		/* (perf's cs-etm says nothing of its own there) */
+		if (!rops)
+			fprintf(stderr, "intel_pt_synth_event: failed to synthesize '%.*s' event type\n",
+				(int)strcspn(name, ":"), name);
+		fprintf(stderr, "%#" PRIx64 " [%#" PRIx64 "]: failed to process type: %u [Invalid argument]\n",
+			r->s->auxinfo.file_offset, 16 + 8 * r->s->auxinfo.nr_priv, PTD_REC_AUXTRACE_INFO);
 	}
 	free(all);
 	free(namebufs);
