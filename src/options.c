@@ -131,6 +131,15 @@ void ptd_options_fini(struct ptd_options *o)
 	o->nimages = o->ndopts = 0;
 }
 
+/* Whether an option only a perf.data file's decoding takes was given (the
+ * CoreSight modes --snapshot and --etm refuse them) */
+static int perfdata_only(const struct ptd_options *o)
+{
+	return o->shortcut >= 0 || o->cpu_list || o->pid_list || o->tid_list || o->time_str || o->ns ||
+	       o->symfs || o->buildid_dir || o->timeline || o->latency || o->gaps || o->export_kind ||
+	       o->format == PTD_FORMAT_FOLDED;
+}
+
 static int check_raw(struct ptd_options *o, struct ptd_err *err)
 {
 	if (o->action == PTD_ACTION_DUMP || o->action == PTD_ACTION_STATS)
@@ -405,9 +414,7 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 					   "with a perf.data file ('%s')", o->input);
 		if (pt_only)
 			return ptd_err_set(err, PTD_E_INVAL, "--%s is for --pt, not --etm", pt_only);
-		if (o->shortcut >= 0 || o->cpu_list || o->pid_list || o->tid_list || o->time_str || o->ns ||
-		    o->symfs || o->buildid_dir || o->timeline || o->latency || o->gaps || o->export_kind ||
-		    o->format == PTD_FORMAT_FOLDED)
+		if (perfdata_only(o))
 			return ptd_err_set(err, PTD_E_INVAL, "--etm takes only --raw, --elf, --etm:SETTING, "
 					   "--itrace, -F and --format");
 		o->action = PTD_ACTION_ETM;
@@ -423,8 +430,7 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 					   "it cannot be combined with a perf.data file ('%s')", o->input);
 		if (raw_only)
 			return ptd_err_set(err, PTD_E_INVAL, "--%s is not a snapshot option", raw_only);
-		if (o->shortcut >= 0 || o->cpu_list || o->pid_list || o->tid_list || o->time_str || o->ns ||
-		    o->symfs || o->buildid_dir || o->timeline || o->latency || o->format == PTD_FORMAT_FOLDED)
+		if (perfdata_only(o))
 			return ptd_err_set(err, PTD_E_INVAL, "--snapshot takes only --itrace, -F and --format");
 		o->action = PTD_ACTION_SNAPSHOT;
 		return 0;
