@@ -576,6 +576,9 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	}
 	so.on_record = note;
 	so.ctx = &r;
+	/* pipe mode: the trace is decoded after the last record, so its
+	 * payloads are kept (in a spill file) as they stream past */
+	so.keep_payloads = 1;
 	rc = ptd_session_open(&r.s, o->input, &so, &err);
 	if (!rc) {
 		r.rv.m = &r.s->machine;
