@@ -2,6 +2,7 @@
 
 #include "formats/out/db.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@ void ptd_options_usage(FILE *out)
 	      "  -F, --fields LIST perf script's -F (comm,tid,time,ip,sym,addr,flags, +insn, ...)\n"
 	      "  --ns              times with nanoseconds\n"
 	      "  --full-source-path  -F srcline shows the whole source file path\n"
+	      "  --max-blocks N    -F brstackinsn prints the last N blocks only\n"
 	      "  --inline, --no-inline  perf script's inline frames switch (on by default;\n"
 	      "                    they only appear in callchains unwound from stack\n"
 	      "                    copies, which Intel PT callchains are not)\n"
@@ -109,7 +111,7 @@ enum {
 	OPT_ITRACE = 512, OPT_NS, OPT_SYMFS, OPT_BUILDID_DIR, OPT_INSN_TRACE, OPT_CALL_TRACE,
 	OPT_CALL_RET_TRACE, OPT_PID, OPT_TID, OPT_TIME, OPT_GAPS, OPT_SNAPSHOT, OPT_EXPORT,
 	OPT_EXPORT_REPLACE, OPT_TIMELINE, OPT_LATENCY, OPT_FULL_SOURCE_PATH, OPT_INLINE,
-	OPT_NO_INLINE,
+	OPT_NO_INLINE, OPT_MAX_BLOCKS,
 };
 
 /* Options handed to the backend by name: the long option name is the key. */
@@ -194,6 +196,7 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 		{ "latency", required_argument, NULL, OPT_LATENCY },
 		{ "full-source-path", no_argument, NULL, OPT_FULL_SOURCE_PATH },
 		{ "inline", no_argument, NULL, OPT_INLINE },
+		{ "max-blocks", required_argument, NULL, OPT_MAX_BLOCKS },
 		{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
 		BACKEND("mtc-freq"), BACKEND("nom-freq"),
 		BACKEND("cpuid-0x15.eax"), BACKEND("cpuid-0x15.ebx"),
@@ -328,6 +331,18 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 		case OPT_FULL_SOURCE_PATH:
 			o->full_source_path = 1;
 			break;
+		case OPT_MAX_BLOCKS: {
+			char *end;
+			long v;
+
+			errno = 0;
+			v = strtol(optarg, &end, 0);
+			if (errno || end == optarg || *end || v < 0 || v > 1 << 20)
+				return ptd_err_set(err, PTD_E_INVAL, "--max-blocks needs a number of "
+						   "blocks, not '%s'", optarg);
+			o->max_blocks = (int)v;
+			break;
+		}
 		case OPT_INLINE:
 		case OPT_NO_INLINE:
 			o->no_inline = c == OPT_NO_INLINE;

@@ -73,6 +73,7 @@ static int run_script(const struct ptd_options *o)
 	so.shortcut_arg = o->shortcut_arg;
 	so.ns = o->ns;
 	so.full_source_path = o->full_source_path;
+	so.max_blocks = o->max_blocks;
 	so.symfs = o->symfs;
 	so.buildid_dir = o->buildid_dir;
 	so.quiet = o->quiet;

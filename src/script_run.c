@@ -27,6 +27,7 @@
 #include "ptq.h"
 #include "ptq_conf.h"
 #include "rangeq.h"
+#include "brinsn.h"
 #include "resolve.h"
 #include "srcline.h"
 #include "session.h"
@@ -82,6 +83,7 @@ struct run {
 	struct ptd_symcache *syms;
 	struct ptd_disasm *dis;       /* -F disasm */
 	struct ptd_srcline *srcl;     /* -F srcline */
+	struct ptd_brinsn bi;         /* -F brstackinsn */
 	char distext[256];
 	FILE *out;
 	int json;
@@ -139,6 +141,15 @@ static const char *srcline(void *ctx, const struct ptd_script_loc *loc)
 	struct run *r = ctx;
 
 	return ptd_resolve_srcline(&r->rv, r->srcl, loc);
+}
+
+/* -F brstackinsn (formats/out/script.h's callback) */
+static void brstackinsn(void *ctx, FILE *out, const struct ptd_script_sample *s, uint64_t fields)
+{
+	struct run *r = ctx;
+
+	if (r->bi.walk)
+		ptd_brinsn_print(&r->bi, out, s, fields);
 }
 
 /* Where addr is at time now in process pid (resolve.h) */
@@ -289,6 +300,8 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 	resolve(r, sy->pid, sy->addr, sy->now, &s.addr_loc);
 	if (r->dis && sy->insn_len)
 		s.disasm = disasm(r, sy, map);
+	r->bi.pid = sy->pid;
+	r->bi.now = sy->now;
 	if (r->json) {
 		struct ptd_script_loc locs[CHAIN_MAX];
 
@@ -509,6 +522,8 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	r.json = o->json;
 	ptd_itrace_init(&cmd);
 	ptd_script_init(&r.ps);
+	r.ps.brstackinsn = brstackinsn;
+	r.ps.brstackinsn_ctx = &r;
 	memset(&fx, 0, sizeof(fx));
 	if (o->shortcut >= 0) {
 		if (ptd_itrace_shortcut(&cmd, (enum ptd_itrace_shortcut)o->shortcut, o->shortcut_arg, &fx, &err))
@@ -665,6 +680,13 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 		r.ps.srcline = srcline;
 		r.ps.srcline_ctx = &r;
 	}
+	for (i = 0; i < PTD_SCRIPT_OT_MAX; i++)
+		if (r.ps.out[i].fields & (PTD_SCRIPT_BRSTACKINSN | PTD_SCRIPT_BRSTACKINSNLEN))
+			break;
+	if (i < PTD_SCRIPT_OT_MAX && ptd_brinsn_init(&r.bi, &r.rv, r.srcl, o->max_blocks)) {
+		fprintf(stderr, "ptdecode: out of memory\n");
+		goto out;
+	}
 	if (it.dont_decode && !r.exp) {
 		status = 0;
 		goto out;
@@ -741,5 +763,6 @@ out:
 	free(r.ranges);
 	ptd_disasm_free(r.dis);
 	ptd_srcline_free(r.srcl);
+	ptd_brinsn_fini(&r.bi);
 	return status;
 }

@@ -19,6 +19,7 @@ struct ptd_script_run_opts {
 	const char *shortcut_arg;
 	int ns;                     /* --ns */
 	int full_source_path;       /* --full-source-path: srcline with the whole path */
+	int max_blocks;             /* --max-blocks: brstackinsn prints at most this many (0: all) */
 	const char *symfs;
 	const char *buildid_dir;
 	int quiet;

@@ -317,9 +317,10 @@ static void put_callindent(struct ptd_script *ps, const struct ptd_script_out *o
 		fprintf(out, "%*s", ps->spacing - len, "");
 }
 
-/* perf_sample__fprintf_insn() without the branch stack parts, and the
- * disasm field of later perf versions */
-static void put_insn(const struct ptd_script_out *o, FILE *out, const struct ptd_script_sample *s)
+/* perf_sample__fprintf_insn(), and the disasm field of later perf
+ * versions */
+static void put_insn(const struct ptd_script *ps, const struct ptd_script_out *o, FILE *out,
+		     const struct ptd_script_sample *s)
 {
 	unsigned i;
 
@@ -339,6 +340,8 @@ static void put_insn(const struct ptd_script_out *o, FILE *out, const struct ptd
 			for (i = 0; i < s->insn_len; i++)
 				fprintf(out, i ? " %02x" : "%02x", s->insn[i]);
 	}
+	if ((PF(BRSTACKINSN) || PF(BRSTACKINSNLEN)) && ps->brstackinsn)
+		ps->brstackinsn(ps->brstackinsn_ctx, out, s, o->fields);
 }
 
 /* perf_sample__fprintf_ipc() */
@@ -469,7 +472,7 @@ static void put_bts(struct ptd_script *ps, const struct ptd_script_out *o, FILE 
 	put_ipc(o, out, s);
 	if (PF(IP) && PF(SRCLINE) && !(ps->use_callchain && s->callchain))
 		put_srcline(ps, out, &s->ip_loc);
-	put_insn(o, out, s);
+	put_insn(ps, o, out, s);
 	ptd_putc('\n', out);
 }
 
@@ -594,7 +597,7 @@ int ptd_script_print(struct ptd_script *ps, FILE *out, const struct ptd_script_s
 		put_ip(ps, o, out, s, 1);
 	}
 	put_brstack(ps, o, out, s);
-	put_insn(o, out, s);
+	put_insn(ps, o, out, s);
 	if (PF(PHYS_ADDR))
 		fprintf(out, "%16" PRIx64, s->phys_addr);
 	put_ipc(o, out, s);

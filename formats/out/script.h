@@ -103,6 +103,7 @@ struct ptd_script_out {
 };
 
 struct ptd_script_loc;
+struct ptd_script_sample;
 
 /* The field set, options and the little state perf script keeps between
  * lines.  ptd_script_init gives perf's defaults (no -F). */
@@ -126,6 +127,12 @@ struct ptd_script {
 	 * map__fprintf_srcline, once per printed line.  NULL: no srcline. */
 	const char *(*srcline)(void *ctx, const struct ptd_script_loc *loc);
 	void *srcline_ctx;
+	/* -F brstackinsn / brstackinsnlen: prints them for s where perf does
+	 * (after insn), given the fields in effect; NULL: those fields are
+	 * not supported. */
+	void (*brstackinsn)(void *ctx, FILE *out, const struct ptd_script_sample *s,
+			    uint64_t fields);
+	void *brstackinsn_ctx;
 	/* state */
 	int spacing;                /* callindent's column */
 	uint64_t initial_time, previous_time;

@@ -404,6 +404,9 @@ int ptd_script_setup(struct ptd_script *ps, const struct ptd_script_evsel *evs, 
 	for (t = 0; t < PTD_SCRIPT_OT_MAX; t++) {
 		uint64_t f = ps->out[t].fields & UNPRINTED;
 
+		if (ps->brstackinsn)
+			f &= ~(F(BRSTACKINSN) | F(BRSTACKINSNLEN));
+
 		if (seen[t] && f) {
 			fprintf(err, "ptdecode: perf script field '%s' is not supported\n",
 				field2str(f & -f));
