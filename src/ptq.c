@@ -125,50 +125,99 @@ static void set_pid_tid_cpu(struct ptd_ptq *q, struct queue *pq)
 
 /* ---- the decoder's callbacks --------------------------------------------- */
 
+/* Chunk idx of the queue's trace, read into *nb (*nb_size bytes, the
+ * caller's to free); prev: the chunk before it (for snapshots, which
+ * overlap: what prev did not hold).  Returns 1 with b filled, 0 when the
+ * chunk gives nothing, or a negative errno. */
+static int load_chunk(struct queue *pq, size_t idx, const uint8_t *prev, size_t prev_size,
+		      uint8_t **nb, size_t *nb_size, struct pdec_buf *b)
+{
+	const struct ptd_aux_chunk *c = ptd_vec_at(&pq->aq->chunks, idx);
+	const uint8_t *start;
+	struct ptd_err e;
+	int consecutive;
+
+	*nb = NULL;
+	*nb_size = c->size;
+	if (!c->payload.available || !c->size)
+		return 0;
+	if (!(*nb = malloc(c->size)))
+		return -ENOMEM;
+	if (ptd_reader_read_payload(pq->q->s->reader, &c->payload, 0, *nb, c->size, &e))
+		goto none;
+	start = *nb;
+	consecutive = prev != NULL;
+	if (pq->q->conf.snapshot && prev) {
+		/* snapshots overlap: use what the previous one did not hold */
+		start = ptd_pt_find_overlap(prev, prev_size, *nb, c->size, 1, &consecutive);
+		if (start == *nb + c->size)
+			goto none;
+	} else if (pq->q->conf.snapshot) {
+		consecutive = 0;
+	}
+	b->buf = start;
+	b->len = c->size - (size_t)(start - *nb);
+	b->ref_timestamp = c->reference;
+	b->consecutive = consecutive;
+	b->trace_nr = idx + 1;
+	return 1;
+none:
+	free(*nb);
+	*nb = NULL;
+	return 0;
+}
+
 static int get_trace(void *ctx, struct pdec_buf *b)
 {
 	struct queue *pq = ctx;
-	const struct ptd_aux_chunk *c;
-	const uint8_t *start;
-	struct ptd_err e;
 	uint8_t *nb;
-	int consecutive;
+	size_t size;
+	int rc;
 
 	while (pq->next_chunk < pq->aq->chunks.len) {
-		c = ptd_vec_at(&pq->aq->chunks, pq->next_chunk++);
-		if (!c->payload.available || !c->size)
+		rc = load_chunk(pq, pq->next_chunk++, pq->buf, pq->buf_size, &nb, &size, b);
+		if (rc < 0)
+			return rc;
+		if (!rc)
 			continue;
-		nb = malloc(c->size);
-		if (!nb)
-			return -ENOMEM;
-		if (ptd_reader_read_payload(pq->q->s->reader, &c->payload, 0, nb, c->size, &e)) {
-			free(nb);
-			continue;
-		}
-		start = nb;
-		consecutive = pq->buf != NULL;
-		if (pq->q->conf.snapshot && pq->buf) {
-			/* snapshots overlap: use what the previous one did not hold */
-			start = ptd_pt_find_overlap(pq->buf, pq->buf_size, nb, c->size, 1, &consecutive);
-			if (start == nb + c->size) {
-				free(nb);
-				continue;
-			}
-		} else if (pq->q->conf.snapshot) {
-			consecutive = 0;
-		}
 		free(pq->buf);
 		pq->buf = nb;
-		pq->buf_size = c->size;
-		b->buf = start;
-		b->len = c->size - (size_t)(start - nb);
-		b->ref_timestamp = c->reference;
-		b->consecutive = consecutive;
-		b->trace_nr = pq->next_chunk;
+		pq->buf_size = size;
 		return 0;
 	}
 	b->len = 0;
 	return 0;
+}
+
+/* perf's intel_pt_lookahead: the chunks after the current one, as
+ * get_trace would give them, until cb says stop */
+static int lookahead(void *ctx, int (*cb)(const struct pdec_buf *b, void *data), void *data)
+{
+	struct queue *pq = ctx;
+	const uint8_t *prev = pq->buf;
+	size_t prev_size = pq->buf_size, i;
+	uint8_t *old = NULL, *nb;
+	struct pdec_buf b;
+	int rc = 0;
+
+	for (i = pq->next_chunk; i < pq->aq->chunks.len; i++) {
+		size_t size;
+
+		memset(&b, 0, sizeof(b));
+		rc = load_chunk(pq, i, prev, prev_size, &nb, &size, &b);
+		if (rc < 0)
+			break;
+		if (!rc)
+			continue;
+		free(old);
+		old = nb;
+		prev = nb;
+		prev_size = size;
+		if ((rc = cb(&b, data)))
+			break;
+	}
+	free(old);
+	return rc < 0 ? rc : 0;
 }
 
 static int walk(void *ctx, struct pdec_insn *insn, uint64_t *insn_cnt_out, uint64_t *ip,
@@ -290,9 +339,11 @@ static int next_time(struct ptd_ptq *q, struct queue *pq)
 	return 0;
 }
 
-/* perf's intel_pt_time_filter (without its fast-forward): no sample before
- * a range starts; 1 to stop decoding after the last range. */
-static int time_filter(struct ptd_ptq *q, struct queue *pq)
+/* perf's intel_pt_time_filter: no sample before a range starts, and the
+ * decoder fast-forwarded towards it (once per start and run_decoder
+ * call: *ff_timestamp); 1 to stop decoding after the last range, or a
+ * negative errno. */
+static int time_filter(struct ptd_ptq *q, struct queue *pq, uint64_t *ff_timestamp)
 {
 	for (;;) {
 		if (pq->sel_start) {
@@ -303,6 +354,10 @@ static int time_filter(struct ptd_ptq *q, struct queue *pq)
 				continue;
 			}
 			pq->have_sample = 0;
+			if (pq->sel_timestamp > *ff_timestamp) {
+				*ff_timestamp = pq->sel_timestamp;
+				return ptd_pdec_fast_forward(pq->dec, pq->sel_timestamp) ? -PTD_E_NOMEM : 0;
+			}
 			return 0;
 		}
 		if (pq->timestamp <= pq->sel_timestamp)
@@ -318,6 +373,7 @@ static int time_filter(struct ptd_ptq *q, struct queue *pq)
 static int run_decoder(struct ptd_ptq *q, struct queue *pq, uint64_t *ts)
 {
 	const struct ptd_pstate *st;
+	uint64_t ff_timestamp = 0;
 	int rc;
 
 	for (;;) {
@@ -342,8 +398,8 @@ static int run_decoder(struct ptd_ptq *q, struct queue *pq, uint64_t *ts)
 			pq->timestamp = st->est_timestamp;   /* estimated upon return to user space */
 		else if (st->timestamp > pq->timestamp)
 			pq->timestamp = st->timestamp;
-		if (pq->sel_timestamp && time_filter(q, pq))
-			return 1;
+		if (pq->sel_timestamp && (rc = time_filter(q, pq, &ff_timestamp)))
+			return rc;
 		if (!q->conf.timeless && pq->timestamp >= *ts) {
 			*ts = pq->timestamp;
 			return 0;
@@ -453,6 +509,7 @@ static int setup_queues(struct ptd_ptq *q, const struct pdec_params *pp, struct 
 		}
 		p.walk = walk;
 		p.get_trace = get_trace;
+		p.lookahead = lookahead;
 		p.ctx = pq;
 		pq->dec = ptd_pdec_new(&p);
 		if (!pq->dec)
@@ -464,6 +521,9 @@ static int setup_queues(struct ptd_ptq *q, const struct pdec_params *pp, struct 
 
 		if (!pq->dec)
 			continue;
+		if (pq->sel_start && pq->sel_timestamp &&
+		    ptd_pdec_fast_forward(pq->dec, pq->sel_timestamp))
+			return ptd_err_set(err, PTD_E_NOMEM, "fast-forwarding to the --time range: out of memory");
 		for (;;) {
 			st = ptd_pdec_decode(pq->dec);
 			if (st->err == PDEC_ERR_NODATA)
@@ -475,7 +535,8 @@ static int setup_queues(struct ptd_ptq *q, const struct pdec_params *pp, struct 
 			continue;
 		pq->timestamp = st->timestamp;
 		pq->state = st;
-		pq->have_sample = 1;
+		pq->have_sample = !(pq->sel_start && pq->sel_timestamp &&
+				    pq->timestamp < pq->sel_timestamp);
 		ptd_ptq_sample_flags(pq);
 		if (ptd_auxheap_add(&q->heap, pq->nr, pq->timestamp))
 			return ptd_err_set(err, PTD_E_NOMEM, "out of memory");

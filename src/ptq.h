@@ -13,9 +13,12 @@
  * each thread's queue when its EXIT record comes and every queue at the
  * end, and its samples carry no time; ptd_ptq_run does the same.
  *
+ * --time ranges: samples outside them are dropped, and before a range's
+ * start each decoder is fast-forwarded to the last PSB before it, as
+ * perf's intel_pt_time_filter does (so periods restart where perf's do).
+ *
  * Not done (see pdec.h for the decoder): sampling mode (AUX samples),
- * the fast-forward of --time (decoding starts at the trace's start; samples
- * before a range are dropped), sync_switch for kernel traces. */
+ * sync_switch for kernel traces. */
 #ifndef PTD_PTQ_H
 #define PTD_PTQ_H
 

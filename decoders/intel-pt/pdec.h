@@ -102,6 +102,10 @@ struct pdec_params {
 	/* The next piece of trace.  Returns 0 (b->len 0 at the end) or a
 	 * negative errno. */
 	int (*get_trace)(void *ctx, struct pdec_buf *b);
+	/* Optional (for ptd_pdec_fast_forward): hand the pieces after the
+	 * current one to cb, in order, without consuming them, until cb
+	 * returns non-zero.  Returns 0 or a negative errno. */
+	int (*lookahead)(void *ctx, int (*cb)(const struct pdec_buf *b, void *data), void *data);
 	void *ctx;
 	int return_compression;
 	int branch_enable;
@@ -149,5 +153,10 @@ void ptd_pdec_free(struct ptd_pdec *d);   /* NULL-safe */
 /* The next state; borrowed until the next call.  err PDEC_ERR_NODATA: the
  * trace is used up. */
 const struct ptd_pstate *ptd_pdec_decode(struct ptd_pdec *d);
+
+/* perf's intel_pt_fast_forward: move on to the last PSB whose TSC is
+ * before timestamp (nothing without a lookahead callback).  Returns 0 or
+ * a negative errno. */
+int ptd_pdec_fast_forward(struct ptd_pdec *d, uint64_t timestamp);
 
 #endif

@@ -143,8 +143,9 @@ static int new_piece(struct ptd_pdec *d, const struct pdec_buf *b)
 	return 0;
 }
 
-/* perf's intel_pt_get_data: -ENODATA at the end, -ENOLINK after a break. */
-static int get_data(struct ptd_pdec *d)
+/* perf's intel_pt_get_data: -ENODATA at the end, -ENOLINK after a break
+ * (or always, with reposition). */
+int pdec_get_data(struct ptd_pdec *d, bool reposition)
 {
 	struct pdec_buf b;
 	int rc;
@@ -163,7 +164,7 @@ static int get_data(struct ptd_pdec *d)
 		return rc;
 	d->buf_timestamp = b.ref_timestamp;
 	d->state.buf_nr = b.trace_nr;
-	if (!b.consecutive) {
+	if (!b.consecutive || reposition) {
 		pdec_reposition(d);
 		d->ref_timestamp = b.ref_timestamp;
 		d->state.trace_nr = b.trace_nr;
@@ -191,7 +192,7 @@ int pdec_get_next_packet(struct ptd_pdec *d)
 		d->off += d->pkt_step;
 		d->pkt_step = 0;
 		if (d->off >= d->len) {
-			rc = get_data(d);
+			rc = pdec_get_data(d, false);
 			if (rc)
 				return rc;
 		}
@@ -203,6 +204,37 @@ int pdec_get_next_packet(struct ptd_pdec *d)
 	return 0;
 }
 
+bool pdec_next_tsc(const uint8_t *buf, size_t len, uint64_t *tsc)
+{
+	struct pt_packet_decoder *pk;
+	struct pt_config cfg;
+	struct pt_packet pkt;
+	struct pdec_pkt out;
+	bool found = false;
+
+	if (!len)
+		return false;
+	pt_config_init(&cfg);
+	cfg.begin = (uint8_t *)buf;
+	cfg.end = (uint8_t *)buf + len;
+	pk = pt_pkt_alloc_decoder(&cfg);
+	if (!pk || pt_pkt_sync_set(pk, 0) < 0) {
+		pt_pkt_free_decoder(pk);
+		return false;
+	}
+	while (pt_pkt_next(pk, &pkt, sizeof(pkt)) > 0 && !convert(&pkt, &out)) {
+		if (out.type == PK_TSC) {
+			*tsc = out.payload;
+			found = true;
+			break;
+		}
+		if (out.type == PK_PSBEND)
+			break;
+	}
+	pt_pkt_free_decoder(pk);
+	return found;
+}
+
 int pdec_scan_for_psb(struct ptd_pdec *d)
 {
 	const uint8_t *p;
@@ -210,7 +242,7 @@ int pdec_scan_for_psb(struct ptd_pdec *d)
 
 	for (;;) {
 		if (d->off >= d->len) {
-			rc = get_data(d);
+			rc = pdec_get_data(d, false);
 			if (rc)
 				return rc;
 		}

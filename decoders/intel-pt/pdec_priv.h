@@ -91,6 +91,10 @@ struct ptd_pdec {
 
 /* pdec_pkt.c */
 int pdec_get_next_packet(struct ptd_pdec *d);
+int pdec_get_data(struct ptd_pdec *d, bool reposition);
+/* perf's intel_pt_next_tsc: the payload of the first TSC packet from buf
+ * on, before a PSBEND or a packet that does not parse. */
+bool pdec_next_tsc(const uint8_t *buf, size_t len, uint64_t *tsc);
 int pdec_scan_for_psb(struct ptd_pdec *d);
 /* Look ahead from the packet after the current one, without moving:
  * cb returns non-zero to stop.  Stays within the current piece. */
@@ -124,6 +128,7 @@ enum { PDEC_HOP_PROCESS, PDEC_HOP_IGNORE, PDEC_HOP_RETURN, PDEC_HOP_AGAIN };
 int pdec_hop_trace(struct ptd_pdec *d, bool *no_tip, int *err);
 
 /* pdec_time.c */
+uint64_t pdec_tsc_8b(uint64_t timestamp, uint64_t ref);   /* perf's intel_pt_8b_tsc */
 void pdec_calc_tsc_timestamp(struct ptd_pdec *d);
 void pdec_calc_tma(struct ptd_pdec *d);
 void pdec_calc_mtc_timestamp(struct ptd_pdec *d);

@@ -40,7 +40,7 @@ uint64_t pdec_est_timestamp(const struct ptd_pdec *d)
 }
 
 /* The 7 bytes of a TSC packet completed from a reference time. */
-static uint64_t tsc_8b(uint64_t timestamp, uint64_t ref)
+uint64_t pdec_tsc_8b(uint64_t timestamp, uint64_t ref)
 {
 	timestamp |= ref & (0xffULL << 56);
 	if (timestamp < ref) {
@@ -60,7 +60,7 @@ void pdec_calc_tsc_timestamp(struct ptd_pdec *d)
 
 	d->have_tma = false;
 	if (d->ref_timestamp) {
-		timestamp = tsc_8b(d->packet.payload, d->ref_timestamp);
+		timestamp = pdec_tsc_8b(d->packet.payload, d->ref_timestamp);
 		d->tsc_timestamp = timestamp;
 		d->timestamp = timestamp;
 		d->ref_timestamp = 0;
