@@ -13,9 +13,8 @@
  * intel_pt_decode() does.
  *
  * Not done (perf 6.1 has them): VM time
- * correlation, address filters (TIP.PGD at a filter edge), CYC calibration
- * by look-ahead to the next MTC, event trace (CFE/EVD), PEBS via PT (BBP),
- * emulated ptwrite. */
+ * correlation, address filters (TIP.PGD at a filter edge), event trace
+ * (CFE/EVD), PEBS via PT (BBP), emulated ptwrite. */
 #ifndef PTD_DECODERS_INTEL_PT_PDEC_H
 #define PTD_DECODERS_INTEL_PT_PDEC_H
 

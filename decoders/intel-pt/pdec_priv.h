@@ -75,6 +75,8 @@ struct ptd_pdec {
 	unsigned cbr, cbr_seen;
 	uint64_t cbr_payload;
 	double cbr_cyc_to_tsc, max_non_turbo_ratio_fp, tsc_to_cyc;
+	double calc_cyc_to_tsc;         /* TSC ticks per cycle measured by look-ahead */
+	bool have_calc_cyc_to_tsc;
 	uint64_t cyc_ref_timestamp, cycle_cnt, tot_cyc_cnt, sample_tot_cyc_cnt;
 	uint64_t cyc_cnt_timestamp, base_cyc_cnt;
 	bool have_cyc, sample_cyc, mtc_insn;

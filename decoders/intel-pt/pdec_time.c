@@ -84,6 +84,7 @@ void pdec_calc_tsc_timestamp(struct ptd_pdec *d)
 	if (d->last_packet_type == PK_CYC) {
 		d->cyc_ref_timestamp = d->timestamp;
 		d->cycle_cnt = 0;
+		d->have_calc_cyc_to_tsc = false;   /* perf calibrates after MTCs only */
 	}
 }
 
@@ -148,6 +149,111 @@ static void fixup_last_mtc(uint32_t mtc, unsigned shift, uint32_t *last)
 	}
 }
 
+/* ---- CYC calibration by look-ahead (perf's intel_pt_calc_cyc_to_tsc) ---- */
+
+struct cyc_calc {
+	struct ptd_pdec *d;
+	uint64_t cycle_cnt;
+	unsigned cbr;
+	uint32_t last_mtc;
+	uint64_t ctc_timestamp, ctc_delta, timestamp;
+	bool have_tma, fixup_last_mtc;
+	double cbr_cyc_to_tsc;
+	int last;           /* the type of the packet before the one looked at */
+};
+
+/* What the packet ahead says: 0 to look further, 1 to stop; *timestamp
+ * set and 2 when it is a timing packet right after a CYC, which gives the
+ * TSC ticks per cycle. */
+static int cyc_calc_pkt(struct cyc_calc *c, const struct pdec_pkt *pkt, uint64_t *timestamp)
+{
+	struct ptd_pdec *d = c->d;
+	uint32_t mtc, mtc_delta;
+
+	switch (pkt->type) {
+	case PK_TNT: case PK_TIP_PGE: case PK_TIP: case PK_FUP: case PK_PSB: case PK_PIP:
+	case PK_MODE_EXEC: case PK_MODE_TSX: case PK_PSBEND: case PK_PAD: case PK_VMCS:
+	case PK_MNT: case PK_PTWRITE: case PK_PTWRITE_IP:
+		return 0;
+	case PK_MTC:
+		if (!c->have_tma)
+			return 0;
+		mtc = (uint32_t)pkt->payload;
+		if (d->p.mtc_period > 8 && c->fixup_last_mtc) {
+			c->fixup_last_mtc = false;
+			fixup_last_mtc(mtc, d->p.mtc_period, &c->last_mtc);
+		}
+		mtc_delta = mtc > c->last_mtc ? mtc - c->last_mtc : mtc + 256 - c->last_mtc;
+		c->ctc_delta += (uint64_t)mtc_delta << d->p.mtc_period;
+		c->last_mtc = mtc;
+		if (d->tsc_ctc_mult)
+			*timestamp = c->ctc_timestamp + c->ctc_delta * d->tsc_ctc_mult;
+		else
+			*timestamp = c->ctc_timestamp + multdiv(c->ctc_delta, d->p.tsc_ctc_ratio_n,
+								d->p.tsc_ctc_ratio_d);
+		if (*timestamp < c->timestamp)
+			return 1;
+		if (c->last != PK_CYC) {
+			c->timestamp = *timestamp;
+			return 0;
+		}
+		return 2;
+	case PK_TSC:   /* perf calibrates between MTCs only: a TSC can slip */
+	case PK_TMA:
+		return 1;
+	case PK_CYC:
+		c->cycle_cnt += pkt->payload;
+		return 0;
+	case PK_CBR:
+		if (c->cbr && c->cbr != (unsigned)pkt->payload)
+			return 1;
+		c->cbr = (unsigned)pkt->payload;
+		c->cbr_cyc_to_tsc = d->max_non_turbo_ratio_fp / c->cbr;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+static int cyc_calc_cb(const struct pdec_pkt *pkt, void *data)
+{
+	struct cyc_calc *c = data;
+	struct ptd_pdec *d = c->d;
+	uint64_t timestamp = 0;
+	double cyc_to_tsc;
+	int rc = cyc_calc_pkt(c, pkt, &timestamp);
+
+	if (rc != 2) {
+		c->last = pkt->type;
+		return rc;
+	}
+	if (!c->cbr && d->cbr) {
+		c->cbr = d->cbr;
+		c->cbr_cyc_to_tsc = d->cbr_cyc_to_tsc;
+	}
+	if (!c->cycle_cnt)
+		return 1;
+	cyc_to_tsc = (double)(timestamp - d->timestamp) / (double)c->cycle_cnt;
+	if (c->cbr && cyc_to_tsc > c->cbr_cyc_to_tsc && cyc_to_tsc / c->cbr_cyc_to_tsc > 1.25)
+		return 1;   /* too far from the CBR-based value */
+	d->calc_cyc_to_tsc = cyc_to_tsc;
+	d->have_calc_cyc_to_tsc = true;
+	return 1;
+}
+
+/* After an MTC right after a CYC: the TSC ticks per cycle up to the next
+ * MTC that follows a CYC, when the trace ahead (in this piece) has one. */
+static void calc_cyc_to_tsc(struct ptd_pdec *d)
+{
+	struct cyc_calc c = {
+		.d = d, .last_mtc = d->last_mtc, .ctc_timestamp = d->ctc_timestamp,
+		.ctc_delta = d->ctc_delta, .timestamp = d->timestamp, .have_tma = d->have_tma,
+		.fixup_last_mtc = d->fixup_last_mtc, .last = d->last_packet_type,
+	};
+
+	pdec_lookahead(d, cyc_calc_cb, &c);
+}
+
 void pdec_calc_mtc_timestamp(struct ptd_pdec *d)
 {
 	uint64_t timestamp;
@@ -175,6 +281,8 @@ void pdec_calc_mtc_timestamp(struct ptd_pdec *d)
 	if (d->last_packet_type == PK_CYC) {
 		d->cyc_ref_timestamp = d->timestamp;
 		d->cycle_cnt = 0;
+		d->have_calc_cyc_to_tsc = false;
+		calc_cyc_to_tsc(d);
 	}
 }
 
@@ -204,9 +312,14 @@ void pdec_calc_cyc_timestamp(struct ptd_pdec *d)
 	if (d->pge)
 		d->tot_cyc_cnt += d->packet.payload;
 	d->sample_cyc = true;
-	if (!d->cyc_ref_timestamp || !d->cbr)
+	if (!d->cyc_ref_timestamp)
 		return;
-	timestamp += (uint64_t)(d->cycle_cnt * d->cbr_cyc_to_tsc);
+	if (d->have_calc_cyc_to_tsc)
+		timestamp += (uint64_t)(d->cycle_cnt * d->calc_cyc_to_tsc);
+	else if (d->cbr)
+		timestamp += (uint64_t)(d->cycle_cnt * d->cbr_cyc_to_tsc);
+	else
+		return;
 	if (timestamp >= d->timestamp)
 		d->timestamp = timestamp;
 	d->timestamp_insn_cnt = 0;

@@ -45,6 +45,8 @@ static void usage(FILE *f)
 	      "      --long-tnt          collect up to 47 branches per TNT packet\n"
 	      "      --mtc N             MTC packets every 2^N crystal clock ticks (0-15)\n"
 	      "      --cyc               CYC packets (cycle-accurate mode)\n"
+	      "      --cbr N             the core runs at N x 100 MHz (CBR packets say N; CYC\n"
+	      "                          counts its cycles); default 20, the TSC's 2 GHz\n"
 	      "      --no-tsc            no timestamps in the trace (intel_pt/tsc=0/): perf\n"
 	      "                          decodes it timeless; not with --mtc, --cyc, --snapshot\n"
 	      "      --ptwrite N         PTW packets (intel_pt/ptw,fup_on_ptw/): a ptwrite\n"
@@ -177,6 +179,7 @@ int main(int argc, char **argv)
 		{ "long-tnt", no_argument, NULL, 'L' },
 		{ "mtc", required_argument, NULL, 'M' },
 		{ "cyc", no_argument, NULL, 'C' },
+		{ "cbr", required_argument, NULL, 'b' },
 		{ "ticks-per-insn", required_argument, NULL, 'k' },
 		{ "no-tsc", no_argument, NULL, 'N' },
 		{ "ptwrite", required_argument, NULL, 'W' },
@@ -212,6 +215,7 @@ int main(int argc, char **argv)
 	cfg.pd.time_mult = 1u << 30;
 	cfg.pd.time_zero = 1000000;
 	cfg.pt.cbr = 20;
+	cfg.pt.tsc_ratio = 20;
 	cfg.pd.ctc_n = cfg.pt.ctc_n = 166;   /* a 24 MHz crystal: TSC = 83 x CTC */
 	cfg.pd.ctc_d = cfg.pt.ctc_d = 2;
 	cfg.aux_size = 65536;
@@ -280,6 +284,11 @@ int main(int argc, char **argv)
 			if (num(optarg, 15, &v))
 				goto bad;
 			cfg.pd.psb_period_code = (unsigned)v;
+			break;
+		case 'b':
+			if (num(optarg, 255, &v) || !v)
+				goto bad;
+			cfg.pt.cbr = (uint8_t)v;
 			break;
 		case 'k':
 			if (num(optarg, 1000, &v) || !v)

@@ -44,9 +44,37 @@ static uint64_t ctc_of(const struct ptd_ptenc *e, uint64_t tsc)
 	return (uint64_t)((unsigned __int128)tsc * e->cfg.ctc_d / e->cfg.ctc_n);
 }
 
+/* Core cycles at TSC tick tsc (the core clock is cbr / tsc_ratio of it) */
+static uint64_t cycles_at(const struct ptd_ptenc *e, uint64_t tsc)
+{
+	if (!e->cfg.tsc_ratio || e->cfg.cbr == e->cfg.tsc_ratio)
+		return tsc;
+	return (uint64_t)((unsigned __int128)tsc * e->cfg.cbr / e->cfg.tsc_ratio);
+}
+
+/* A CYC with the core cycles from the last CYC to tsc, if any. */
+static int cyc_to(struct ptd_ptenc *e, uint64_t tsc, struct ptd_err *err)
+{
+	struct pt_packet p;
+	uint64_t n;
+
+	if (!e->cfg.cyc || tsc <= e->cyc_tsc)
+		return 0;
+	n = cycles_at(e, tsc) - cycles_at(e, e->cyc_tsc);
+	if (!n)
+		return 0;
+	memset(&p, 0, sizeof(p));
+	p.type = ppt_cyc;
+	p.payload.cyc.value = n;
+	e->cyc_tsc = tsc;
+	return put(e, &p, err);
+}
+
 /* Timing packets due before something happens at e->tsc: an MTC for each
  * crystal clock period that began since the last one (while tracing is
- * on), and a CYC with the cycles since the last CYC. */
+ * on), and a CYC with the cycles since the last CYC.  In cycle-accurate
+ * mode an MTC is CYC-eligible, as on hardware: a CYC with the cycles up
+ * to the period's start comes before it. */
 static int timing(struct ptd_ptenc *e, struct ptd_err *err)
 {
 	struct pt_packet p;
@@ -59,7 +87,14 @@ static int timing(struct ptd_ptenc *e, struct ptd_err *err)
 		if (now > e->mtc_period + 255)
 			e->mtc_period = now - 255;
 		while (e->mtc_period < now) {
+			/* the period starts at the first TSC tick whose CTC reaches it */
+			uint64_t ctc = (e->mtc_period + 1) << e->cfg.mtc_shift;
+			uint64_t at = (uint64_t)(((unsigned __int128)ctc * e->cfg.ctc_n + e->cfg.ctc_d - 1) /
+						 e->cfg.ctc_d);
+
 			e->mtc_period++;
+			if (at <= e->tsc && (rc = cyc_to(e, at, err)))
+				return rc;
 			memset(&p, 0, sizeof(p));
 			p.type = ppt_mtc;
 			p.payload.mtc.ctc = (uint8_t)e->mtc_period;
@@ -67,14 +102,7 @@ static int timing(struct ptd_ptenc *e, struct ptd_err *err)
 				return rc;
 		}
 	}
-	if (e->cfg.cyc && e->tsc > e->cyc_tsc) {
-		memset(&p, 0, sizeof(p));
-		p.type = ppt_cyc;
-		p.payload.cyc.value = e->tsc - e->cyc_tsc;
-		e->cyc_tsc = e->tsc;
-		return put(e, &p, err);
-	}
-	return 0;
+	return cyc_to(e, e->tsc, err);
 }
 
 static int put(struct ptd_ptenc *e, const struct pt_packet *p, struct ptd_err *err)

@@ -38,13 +38,15 @@
 struct ptd_ptenc_config {
 	uint64_t psb_period;    /* bytes between PSB+ (a power of two, >= 256) */
 	int noretcomp;          /* never compress returns */
-	uint8_t cbr;            /* core:bus ratio for CBR packets */
+	uint8_t cbr;            /* core:bus ratio for CBR packets (the core clock) */
+	uint8_t tsc_ratio;      /* TSC:bus ratio (the max non-turbo ratio): CYC counts
+	                           cbr / tsc_ratio cycles per TSC tick */
 	int long_tnt;           /* collect up to 47 bits in TNT-64 packets */
 	int mtc;                /* MTC packets, and TMA after each TSC */
 	unsigned mtc_shift;     /* an MTC each 2^mtc_shift crystal clock (CTC) ticks */
 	uint32_t ctc_n, ctc_d;  /* TSC ticks per CTC tick = ctc_n / ctc_d */
-	int cyc;                /* CYC packets: core cycles (= TSC ticks here) before
-	                           each packet that tells of execution */
+	int cyc;                /* CYC packets: core cycles before each packet that
+	                           tells of execution (and before each MTC) */
 	int no_tsc;             /* no TSC packets (TSCEn clear); not with mtc or cyc */
 	int tsx;                /* the CPU has TSX: MODE.TSX (the transaction state)
 	                           in every PSB+ */
