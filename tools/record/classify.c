@@ -248,6 +248,9 @@ static void classify_decoded(const cs_insn *ci, struct ptd_insn *o)
 	case X86_INS_INTO: case X86_INS_SYSEXIT: case X86_INS_SYSRET:
 		o->flags |= PTD_INSN_FAULT;
 		return;
+	case X86_INS_CPUID:
+		o->flags |= PTD_INSN_VMEXIT;
+		return;
 	case X86_INS_PAUSE: case X86_INS_POPF: case X86_INS_POPFD: case X86_INS_POPFQ:
 	case X86_INS_XRSTOR: case X86_INS_XRSTOR64: case X86_INS_XRSTORS: case X86_INS_XRSTORS64:
 		o->flags |= PTD_INSN_ENDTB;

@@ -56,7 +56,9 @@ enum {
 	                              undecodable): raises a signal instead */
 	PTD_INSN_ENDTB = 1u << 2,  /* qemu ends its translation block after it
 	                              (pause, popf, xrstor): a hint only */
-	PTD_INSN_SYSCALL = 1u << 3 /* the `syscall` (AArch64: SVC) instruction itself */
+	PTD_INSN_SYSCALL = 1u << 3, /* the `syscall` (AArch64: SVC) instruction itself */
+	PTD_INSN_VMEXIT = 1u << 4  /* cpuid: under some hypervisors a single step
+	                              over it runs the next instruction too */
 };
 
 struct ptd_insn {

@@ -44,6 +44,7 @@ struct pthr {
 	uint8_t sys_pending;  /* a syscall-class instruction waits for its `to` */
 	uint8_t skip_trap;    /* swallow one step report at ip (after exec) */
 	uint8_t have_insn;    /* insn describes the instruction at ip */
+	uint8_t vmexit_step;  /* on_step of the instruction after a cpuid, same step */
 	uint8_t sys_len;
 	uint64_t ip;
 	uint64_t icount;
@@ -216,6 +217,19 @@ static int on_step(struct tracer *tr, struct pthr *t, uint64_t q)
 		tr->rescan = 1;
 		break;
 	default:
+		if (q != fall && (in->flags & PTD_INSN_VMEXIT) && !t->vmexit_step) {
+			/* the hypervisor emulated cpuid and let the trap pass:
+			 * the next instruction ran in the same step */
+			struct readctx r = { tr, t->tid };
+
+			if (ptd_classify_at(tr->cls, fall, read_code, &r, &t->insn, tr->err) >= 0) {
+				t->ip = fall;
+				t->vmexit_step = 1;
+				rc = on_step(tr, t, q);
+				t->vmexit_step = 0;
+				return rc;
+			}
+		}
 		/* not a branch but the ip jumped: bytes capstone cannot decode
 		 * that the CPU ran, else something we cannot explain */
 		if (q != fall && !((in->flags & PTD_INSN_FAULT) && q > p && q - p <= PTD_INSN_MAX))
