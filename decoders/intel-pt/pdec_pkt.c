@@ -107,22 +107,52 @@ static int convert(const struct pt_packet *in, struct pdec_pkt *out)
 	return 0;
 }
 
-/* Parse the packet at d->off into *out; its size, or <= 0 when bad. */
-static int parse_at(struct ptd_pdec *d, size_t off, struct pdec_pkt *out)
+/* perf's intel_pt_get_cyc: a CYC packet of up to 9 extension bytes
+ * (libipt takes fewer); its size, or 0 when bad or cut off */
+static int cyc_packet(const uint8_t *buf, size_t len, struct pdec_pkt *out)
+{
+	unsigned byte = buf[0], offs = 1, shift;
+	uint64_t payload = byte >> 3;
+
+	byte >>= 2;
+	for (shift = 5; byte & 1; shift += 7) {
+		if (offs > 9 || offs >= len)
+			return 0;
+		byte = buf[offs++];
+		payload |= ((uint64_t)byte >> 1) << shift;
+	}
+	out->type = PK_CYC;
+	out->count = 0;
+	out->payload = payload;
+	return (int)offs;
+}
+
+/* The packet at off of the piece [buf, buf + len) that pk decodes, into
+ * *out; its size, or <= 0 when bad. */
+static int parse(struct pt_packet_decoder *pk, const uint8_t *buf, size_t len, size_t off,
+		 struct pdec_pkt *out)
 {
 	struct pt_packet pkt;
 	int rc;
 
-	if (!d->pk || off >= d->len)
+	if (!pk || off >= len)
 		return 0;
-	if (pt_pkt_sync_set(d->pk, off) < 0)
+	if ((buf[off] & 3) == 3)
+		return cyc_packet(buf + off, len - off, out);
+	if (pt_pkt_sync_set(pk, off) < 0)
 		return 0;
-	rc = pt_pkt_next(d->pk, &pkt, sizeof(pkt));
+	rc = pt_pkt_next(pk, &pkt, sizeof(pkt));
 	if (rc <= 0)
 		return 0;
 	if (convert(&pkt, out))
 		return 0;
 	return rc;
+}
+
+/* Parse the packet at off of the current piece into *out. */
+static int parse_at(struct ptd_pdec *d, size_t off, struct pdec_pkt *out)
+{
+	return parse(d->pk, d->buf, d->len, off, out);
 }
 
 static int new_piece(struct ptd_pdec *d, const struct pdec_buf *b)
@@ -208,9 +238,10 @@ bool pdec_next_tsc(const uint8_t *buf, size_t len, uint64_t *tsc)
 {
 	struct pt_packet_decoder *pk;
 	struct pt_config cfg;
-	struct pt_packet pkt;
 	struct pdec_pkt out;
 	bool found = false;
+	size_t off = 0;
+	int n;
 
 	if (!len)
 		return false;
@@ -218,11 +249,8 @@ bool pdec_next_tsc(const uint8_t *buf, size_t len, uint64_t *tsc)
 	cfg.begin = (uint8_t *)buf;
 	cfg.end = (uint8_t *)buf + len;
 	pk = pt_pkt_alloc_decoder(&cfg);
-	if (!pk || pt_pkt_sync_set(pk, 0) < 0) {
-		pt_pkt_free_decoder(pk);
-		return false;
-	}
-	while (pt_pkt_next(pk, &pkt, sizeof(pkt)) > 0 && !convert(&pkt, &out)) {
+	while ((n = parse(pk, buf, len, off, &out)) > 0) {
+		off += (size_t)n;
 		if (out.type == PK_TSC) {
 			*tsc = out.payload;
 			found = true;

@@ -13,6 +13,17 @@ static uint64_t multdiv(uint64_t t, uint32_t n, uint32_t d)
 	return (t / d) * n + ((t % d) * n) / d;
 }
 
+/* A double to uint64_t as perf's x86-64 build converts one (C leaves
+ * values out of range undefined): 2^64 and above give 0. */
+static uint64_t to_u64(double v)
+{
+	if (!(v > -1.0))
+		return 0;
+	if (v >= 18446744073709551616.0)
+		return 0;
+	return (uint64_t)v;
+}
+
 void pdec_reposition(struct ptd_pdec *d)
 {
 	d->ip = 0;
@@ -106,7 +117,7 @@ static void mtc_cyc_cnt_upd(struct ptd_pdec *d)
 	if (!d->pge || d->timestamp <= d->cyc_cnt_timestamp)
 		return;
 	delta = d->timestamp - d->cyc_cnt_timestamp;
-	tot = (uint64_t)(delta * d->tsc_to_cyc) + d->base_cyc_cnt;
+	tot = to_u64((double)delta * d->tsc_to_cyc + (double)d->base_cyc_cnt);   /* in double, as perf */
 	if (tot > d->tot_cyc_cnt)
 		d->tot_cyc_cnt = tot;
 }
@@ -314,10 +325,11 @@ void pdec_calc_cyc_timestamp(struct ptd_pdec *d)
 	d->sample_cyc = true;
 	if (!d->cyc_ref_timestamp)
 		return;
+	/* perf adds in double (u64 += double): the sum is rounded */
 	if (d->have_calc_cyc_to_tsc)
-		timestamp += (uint64_t)(d->cycle_cnt * d->calc_cyc_to_tsc);
+		timestamp = to_u64((double)timestamp + (double)d->cycle_cnt * d->calc_cyc_to_tsc);
 	else if (d->cbr)
-		timestamp += (uint64_t)(d->cycle_cnt * d->cbr_cyc_to_tsc);
+		timestamp = to_u64((double)timestamp + (double)d->cycle_cnt * d->cbr_cyc_to_tsc);
 	else
 		return;
 	if (timestamp >= d->timestamp)
