@@ -52,6 +52,7 @@ void ptd_ptq_free(struct ptd_ptq *q)
 	free(q->chain);
 	free(q->br);
 	free(q->tsc_ranges);
+	ptd_ptq_conf_fini(&q->conf);
 	free(q);
 }
 
@@ -187,6 +188,25 @@ static int get_trace(void *ctx, struct pdec_buf *b)
 	}
 	b->len = 0;
 	return 0;
+}
+
+/* perf's intel_pt_pgd_ip: did a branch to ip leave the address filters?
+ * User space addresses are matched by file and offset in the thread's
+ * maps (no thread or no map: no). */
+static int pgd_ip(void *ctx, uint64_t ip)
+{
+	struct queue *pq = ctx;
+	struct ptd_ptq *q = pq->q;
+	const struct ptd_map *map;
+
+	if (ip >= KERNEL_START)
+		return ptd_addrfilters_left(&q->conf.filters, ip, NULL);
+	if (pq->tid == -1)
+		return 0;
+	map = ptd_machine_find_map_hint(&q->s->machine, pq->pid, 0, ip, q->now, &pq->maps);
+	if (!map)
+		return 0;
+	return ptd_addrfilters_left(&q->conf.filters, ip - map->start + map->pgoff, map->filename);
 }
 
 /* perf's intel_pt_lookahead: the chunks after the current one, as
@@ -510,6 +530,8 @@ static int setup_queues(struct ptd_ptq *q, const struct pdec_params *pp, struct 
 		p.walk = walk;
 		p.get_trace = get_trace;
 		p.lookahead = lookahead;
+		if (q->conf.filters.n)
+			p.pgd_ip = pgd_ip;
 		p.ctx = pq;
 		pq->dec = ptd_pdec_new(&p);
 		if (!pq->dec)

@@ -59,6 +59,30 @@ int ptd_ptq_timeless(const struct ptd_session *s, int force)
 	return timeless;
 }
 
+/* perf's address filter string after the FILTER_STR_LEN word: its length
+ * then the string, NUL-terminated and padded to 8 bytes */
+static int filters(struct ptd_ptq_conf *q, const struct ptd_auxtrace_info *ai, struct ptd_err *err)
+{
+	uint64_t len, words;
+	const char *str;
+
+	memset(&q->filters, 0, sizeof(q->filters));
+	if (ai->nr_priv <= PRIV_FILTER_STR_LEN || !(len = ai->priv[PRIV_FILTER_STR_LEN]))
+		return 0;
+	words = len < UINT64_MAX - 8 ? (len + 1 + 7) / 8 : UINT64_MAX;
+	if (words > ai->nr_priv - PRIV_FILTER_STR_LEN - 1)
+		return ptd_err_set(err, PTD_E_FORMAT, "AUXTRACE_INFO at file offset %#" PRIx64
+				   ": bad filter string length %" PRIu64, ai->file_offset, len);
+	str = (const char *)&ai->priv[PRIV_FILTER_STR_LEN + 1];
+	if (str[words * 8 - 1])
+		return ptd_err_set(err, PTD_E_FORMAT, "AUXTRACE_INFO at file offset %#" PRIx64
+				   ": filter string not null terminated", ai->file_offset);
+	if (ptd_addrfilters_parse(&q->filters, str))
+		return ptd_err_set(err, PTD_E_FORMAT, "AUXTRACE_INFO at file offset %#" PRIx64
+				   ": bad address filter string '%.100s'", ai->file_offset, str);
+	return 0;
+}
+
 int ptd_ptq_conf(struct ptd_ptq_conf *q, const struct ptd_session *s, const struct ptd_ptq_cfg *cfg,
 		 struct pdec_params *pp, struct ptd_err *err)
 {
@@ -147,6 +171,11 @@ int ptd_ptq_conf(struct ptd_ptq_conf *q, const struct ptd_session *s, const stru
 		q->branches_filter |= PTD_IPF_CALL | PTD_IPF_ASYNC | PTD_IPF_TRACE_END;
 	if (cfg->returns)
 		q->branches_filter |= PTD_IPF_RETURN | PTD_IPF_TRACE_BEGIN;
-	return 0;
+	return filters(q, ai, err);
+}
+
+void ptd_ptq_conf_fini(struct ptd_ptq_conf *q)
+{
+	ptd_addrfilters_fini(&q->filters);
 }
 

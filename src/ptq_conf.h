@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "addrfilter.h"
 #include "common/err.h"
 #include "decoders/intel-pt/pdec.h"
 #include "ptq.h"
@@ -20,6 +21,7 @@ struct ptd_ptq_conf {
 	uint32_t max_non_turbo_ratio;
 	uint64_t cbr2khz;               /* TSC kHz over the maximum non-turbo ratio */
 	int timeless;                   /* decoded without timestamps (ptd_ptq_timeless) */
+	struct ptd_addrfilters filters; /* perf record's address filters (none: n 0) */
 };
 
 /* perf's intel_pt_ns_to_ticks: ns in TSC ticks (0 without a time_mult). */
@@ -36,5 +38,8 @@ int ptd_ptq_timeless(const struct ptd_session *s, int force);
  * AUXTRACE_INFO too short, no event of the PT PMU). */
 int ptd_ptq_conf(struct ptd_ptq_conf *q, const struct ptd_session *s, const struct ptd_ptq_cfg *cfg,
 		 struct pdec_params *pp, struct ptd_err *err);
+
+/* What ptd_ptq_conf allocated (the filters). */
+void ptd_ptq_conf_fini(struct ptd_ptq_conf *q);
 
 #endif

@@ -394,6 +394,17 @@ int pdec_walk_tip(struct ptd_pdec *d)
 	int err;
 
 	err = walk_insn(d, &insn, 0);
+	if (err == PDEC_RETURN && d->p.pgd_ip && d->pkt_state == ST_TIP_PGD &&
+	    (d->state.type & PDEC_BRANCH) && d->p.pgd_ip(d->p.ctx, d->state.to_ip)) {
+		/* an unconditional branch leaving the filter regions */
+		d->no_progress = 0;
+		d->pge = false;
+		d->continuous_period = false;
+		d->pkt_state = ST_IN_SYNC;
+		d->state.type |= PDEC_TRACE_END;
+		pdec_update_nr(d);
+		return 0;
+	}
 	if (err == PDEC_RETURN)
 		return 0;
 	if (err)
@@ -416,6 +427,19 @@ int pdec_walk_tip(struct ptd_pdec *d)
 		return 0;
 	}
 	if (insn.branch == PDEC_BR_CONDITIONAL) {
+		uint64_t to_ip = d->ip + insn.length + (uint64_t)(int64_t)insn.rel;
+
+		if (d->p.pgd_ip && d->pkt_state == ST_TIP_PGD && d->p.pgd_ip(d->p.ctx, to_ip)) {
+			/* a conditional branch leaving the filter regions */
+			d->pge = false;
+			d->continuous_period = false;
+			d->pkt_state = ST_IN_SYNC;
+			d->ip = to_ip;
+			d->state.from_ip = d->ip;
+			d->state.to_ip = to_ip;
+			d->state.type |= PDEC_TRACE_END;
+			return 0;
+		}
 		d->pkt_state = ST_ERR_RESYNC;
 		return -ENOENT;
 	}

@@ -12,8 +12,7 @@
  * and each call of ptd_pdec_decode() gives the next state, as perf's
  * intel_pt_decode() does.
  *
- * Not done (perf 6.1 has them): VM time
- * correlation, address filters (TIP.PGD at a filter edge), event trace
+ * Not done (perf 6.1 has them): VM time correlation, event trace
  * (CFE/EVD), PEBS via PT (BBP), emulated ptwrite. */
 #ifndef PTD_DECODERS_INTEL_PT_PDEC_H
 #define PTD_DECODERS_INTEL_PT_PDEC_H
@@ -105,6 +104,9 @@ struct pdec_params {
 	 * current one to cb, in order, without consuming them, until cb
 	 * returns non-zero.  Returns 0 or a negative errno. */
 	int (*lookahead)(void *ctx, int (*cb)(const struct pdec_buf *b, void *data), void *data);
+	/* Optional (perf sets it when the recording has address filters):
+	 * at a TIP.PGD, did a direct branch to ip leave the filter regions? */
+	int (*pgd_ip)(void *ctx, uint64_t ip);
 	void *ctx;
 	int return_compression;
 	int branch_enable;

@@ -7,7 +7,8 @@
  * it is told of must decode as libipt's events, at their ips; and so must
  * TSX transactions that commit, and ones that abort at a return or at a
  * conditional branch (taken or not), with its target as the fallback (the
- * instruction does not run). */
+ * instruction does not run); and with an address filter, only what ran
+ * inside the region. */
 #include "config.h"
 
 #include <stdio.h>
@@ -230,6 +231,9 @@ again:
 		r->fail = 1;
 }
 
+/* the address filter libipt decodes with (NULL: none) */
+static const struct pt_conf_addr_filter *decode_filter;
+
 static int read_code(uint8_t *buf, size_t size, const struct pt_asid *asid, uint64_t ip, void *ctx)
 {
 	size_t n;
@@ -300,6 +304,8 @@ static size_t decode(const uint8_t *trace, size_t len, uint64_t *out, size_t max
 	pt_config_init(&cfg);
 	cfg.begin = (uint8_t *)trace;
 	cfg.end = (uint8_t *)trace + len;
+	if (decode_filter)
+		cfg.addr_filter = *decode_filter;
 	d = pt_insn_alloc_decoder(&cfg);
 	pt_image_set_callback(img, read_code, NULL);
 	pt_insn_set_image(d, img);
@@ -442,6 +448,57 @@ static void check(const char *name, struct ptd_ptenc_config cfg, int overflow, i
 	ptd_ptenc_free(r.e);
 }
 
+/* the loop function, 0x1020-0x1027: the filter region */
+static int in_loop(void *ctx, uint64_t ip)
+{
+	(void)ctx;
+	return ip >= 0x1020 && ip < 0x1028;
+}
+
+/* Address filtering around the loop function: the trace holds only what
+ * ran inside it (entered by a direct and an indirect call, left by its
+ * returns), and libipt, told of the same filter, decodes exactly that. */
+static void check_filter(const char *name, struct ptd_ptenc_config cfg, int reps)
+{
+	static struct run r;
+	static uint64_t got[16384], want[16384];
+	struct pt_conf_addr_filter f;
+	const uint8_t *trace;
+	size_t len, n, nw = 0, i;
+	int errors, same;
+	struct ptd_err err;
+
+	memset(&r, 0, sizeof(r));
+	r.tsc = 1000000;
+	cfg.in_filter = in_loop;
+	if (ptd_ptenc_new(&r.e, &cfg, &err)) {
+		ok(0, "%s: encoder: %s", name, err.msg);
+		return;
+	}
+	program(&r, 0, reps);
+	for (i = 0; i < r.n; i++)
+		if (in_loop(NULL, r.ips[i]))
+			want[nw++] = r.ips[i];
+	memset(&f, 0, sizeof(f));
+	f.config.ctl.addr0_cfg = 1;   /* IA32_RTIT_CTL.ADDR0_CFG 1: filter */
+	f.addr0_a = 0x1020;
+	f.addr0_b = 0x1027;
+	decode_filter = &f;
+	trace = ptd_ptenc_data(r.e, &len);
+	n = decode(trace, len, got, 16384, &errors, NULL, NULL);
+	decode_filter = NULL;
+	same = !r.fail && n == nw && nw > 0;
+	for (i = 0; same && i < n; i++)
+		same = got[i] == want[i];
+	ok(same && !errors, "%s: %zu trace bytes decode to the %zu instructions that ran in the "
+	   "filter region (of %zu)", name, len, nw, r.n);
+	if (!same || errors)
+		printf("# decoded %zu, errors %d, encoder %s\n", n, errors, r.fail ? "failed" : "ok");
+	ok(count_packets(trace, len, ppt_tip_pgd) >= 2 * reps && count_packets(trace, len, ppt_tip_pge) >= 2 * reps,
+	   "%s: TIP.PGE and TIP.PGD at each call into the region and return out of it", name);
+	ptd_ptenc_free(r.e);
+}
+
 int main(void)
 {
 	struct ptd_ptenc_config base = { .psb_period = 4096, .cbr = 20 }, c;
@@ -502,6 +559,18 @@ int main(void)
 	c.cyc = 1;
 	c.tsx = 1;
 	check_events("transactions, ptwrites and waits, MTC and CYC, 20 rounds", c, 20, 3);
+	check_filter("address filter", base, 1);
+	c = base;
+	c.psb_period = 256;
+	c.long_tnt = 1;
+	check_filter("address filter, PSB+ every 256 bytes, long TNT, 40 rounds", c, 40);
+	c = base;
+	c.noretcomp = 1;
+	c.mtc = 1;
+	c.ctc_n = 166;
+	c.ctc_d = 2;
+	c.cyc = 1;
+	check_filter("address filter, no return compression, MTC and CYC, 40 rounds", c, 40);
 	return done_testing();
 }
 

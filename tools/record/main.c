@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,11 @@ static void usage(FILE *f)
 	      "      --long-tnt          collect up to 47 branches per TNT packet\n"
 	      "      --mtc N             MTC packets every 2^N crystal clock ticks (0-15)\n"
 	      "      --cyc               CYC packets (cycle-accurate mode)\n"
+	      "      --filter LIST       address filters (perf record --filter 'filter FUNC @\n"
+	      "                          PROGRAM'): packets only inside these functions of\n"
+	      "                          PROGRAM, or OFFSET/SIZE ranges of its file (comma-\n"
+	      "                          separated); not with --ptwrite, --pwr-evt, --tsx or\n"
+	      "                          the fault options\n"
 	      "      --cbr N             the core runs at N x 100 MHz (CBR packets say N; CYC\n"
 	      "                          counts its cycles); default 20, the TSC's 2 GHz\n"
 	      "      --no-tsc            no timestamps in the trace (intel_pt/tsc=0/): perf\n"
@@ -180,6 +186,7 @@ int main(int argc, char **argv)
 		{ "mtc", required_argument, NULL, 'M' },
 		{ "cyc", no_argument, NULL, 'C' },
 		{ "cbr", required_argument, NULL, 'b' },
+		{ "filter", required_argument, NULL, 'F' },
 		{ "ticks-per-insn", required_argument, NULL, 'k' },
 		{ "no-tsc", no_argument, NULL, 'N' },
 		{ "ptwrite", required_argument, NULL, 'W' },
@@ -201,7 +208,8 @@ int main(int argc, char **argv)
 	struct ptd_recorder_config cfg;
 	struct ptd_recorder *r = NULL;
 	struct ptd_err err = { 0 };
-	const char *out = "perf.data", *truth = NULL, *source = "qemu";
+	const char *out = "perf.data", *truth = NULL, *source = "qemu", *filter_spec = NULL;
+	struct ptd_rfilter filter;
 	unsigned long long v;
 	char cmdline[4096];
 	int c, quiet = 0, rc, i, etm = 0, other = 0;
@@ -285,6 +293,7 @@ int main(int argc, char **argv)
 				goto bad;
 			cfg.pd.psb_period_code = (unsigned)v;
 			break;
+		case 'F': filter_spec = optarg; break;
 		case 'b':
 			if (num(optarg, 255, &v) || !v)
 				goto bad;
@@ -351,6 +360,32 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ptdecode-record: --source %s: qemu or ptrace\n", source);
 		return 1;
 	}
+	if (filter_spec) {
+		char real[PATH_MAX];
+		const char *name = real;
+		size_t n = cfg.root ? strlen(cfg.root) : 0;
+
+		if (etm || cfg.pd.ptw || cfg.pd.pwr_evt || cfg.pt.tsx || cfg.ovf_every ||
+		    cfg.truncate_every || cfg.drop_every || cfg.pause_every) {
+			fprintf(stderr, "ptdecode-record: --filter: not with --etm, --ptwrite, --pwr-evt, "
+				"--tsx, --inject-ovf, --truncate, --drop or --pause\n");
+			return 1;
+		}
+		if (!realpath(argv[optind], real)) {
+			fprintf(stderr, "ptdecode-record: --filter: cannot resolve %s\n", argv[optind]);
+			return 1;
+		}
+		if (n && !strncmp(real, cfg.root, n) && real[n] == '/')
+			name = real + n;
+		if (ptd_rfilter_init(&filter, filter_spec, argv[optind], name, &err)) {
+			fprintf(stderr, "ptdecode-record: %s\n", err.msg);
+			return 1;
+		}
+		cfg.filter = &filter;
+		cfg.pd.filter = filter.str;
+		cfg.pt.in_filter = ptd_rfilter_in;
+		cfg.pt.filter_ctx = &filter;
+	}
 	cfg.pt.psb_period = 2048ULL << cfg.pd.psb_period_code;
 	pos = (size_t)snprintf(cmdline, sizeof(cmdline), "ptdecode-record");
 	for (i = 1; i < argc && pos < sizeof(cmdline) - 1; i++)
@@ -378,7 +413,10 @@ int main(int argc, char **argv)
 		else
 			ptd_recorder_finish(r, NULL);
 	}
-	return finish(rc, &cfg, truth, out, quiet, &err);
+	rc = finish(rc, &cfg, truth, out, quiet, &err);
+	if (cfg.filter)
+		ptd_rfilter_fini(cfg.filter);
+	return rc;
 bad:
 	fprintf(stderr, "ptdecode-record: bad value '%s' for %s\n", optarg, argv[optind - 1]);
 	return 1;

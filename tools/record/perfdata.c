@@ -229,7 +229,20 @@ int ptd_pdw_open(struct ptd_pdw **out, const char *path, const struct ptd_pdw_co
 	ptd_rb_u64(&rb, cfg->ctc_d);               /* ... d */
 	ptd_rb_u64(&rb, 1ULL << 1);                /* cyc bit */
 	ptd_rb_u64(&rb, cfg->max_nonturbo_ratio);
-	ptd_rb_u64(&rb, 0);                        /* no address filter */
+	if (cfg->filter && *cfg->filter) {
+		/* its length, then the string NUL-padded to 8 bytes */
+		size_t n = strlen(cfg->filter), k;
+
+		ptd_rb_u64(&rb, n);
+		for (k = 0; k < (n + 1 + 7) / 8; k++) {
+			uint8_t word[8] = { 0 };
+
+			memcpy(word, cfg->filter + 8 * k, n - 8 * k < 8 ? n - 8 * k : 8);
+			ptd_rb_bytes(&rb, word, 8);
+		}
+	} else {
+		ptd_rb_u64(&rb, 0);                /* no address filter */
+	}
 	ptd_rb_u64(&rb, 0);                        /* event_trace */
 	if ((rc = emit(w, &rb, err)))
 		goto fail;

@@ -56,6 +56,7 @@ struct ptd_pdw_config {
 	uint32_t time_mult;
 	uint64_t time_zero;
 	const char *cmdline;       /* for the CMDLINE feature */
+	const char *filter;        /* perf's address filter string (NULL: none) */
 	/* perf record -e cs_etm//u on an Arm machine (ETMv4 on each CPU, an ETR
 	 * sink) instead of intel_pt//u; only per_thread, ncpus, cmdline,
 	 * buildid_mmap and the time conversion apply then */

@@ -16,7 +16,8 @@ struct ptd_ptenc {
 	size_t out_len, out_cap, out_start;   /* bytes [out_start, out_len) not taken */
 	uint64_t total;
 	uint64_t since_psb;                   /* bytes since the last PSB */
-	int enabled;
+	int user;                             /* tracing on (user space) ... */
+	int enabled;                          /* ... and packets generated (in the filter) */
 	uint64_t last_ip;                     /* the decoders' last IP (0 after PSB) */
 	uint64_t ip;                          /* next ip to execute (while enabled) */
 	uint64_t tsc;
@@ -389,22 +390,68 @@ void ptd_ptenc_free(struct ptd_ptenc *e)
 int ptd_ptenc_start(struct ptd_ptenc *e, uint64_t tsc, struct ptd_err *err)
 {
 	e->tsc = tsc;
-	e->enabled = 0;
+	e->enabled = e->user = 0;
 	return psb_plus(e, err);
 }
 
-int ptd_ptenc_enable(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, struct ptd_err *err)
+static int in_filter(const struct ptd_ptenc *e, uint64_t ip)
+{
+	return !e->cfg.in_filter || e->cfg.in_filter(e->cfg.filter_ctx, ip);
+}
+
+/* packets start at ip: TSC + TIP.PGE */
+static int pge(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, struct ptd_err *err)
 {
 	int rc;
 
-	e->tsc = tsc;
-	if (e->enabled)
-		return ptd_err_set(err, PTD_E_INVAL, "PT encoder: enable while enabled");
 	if ((rc = maybe_psb(e, err)) || (rc = tsc_packet(e, tsc, err)))
 		return rc;
 	e->enabled = 1;
 	e->ip = ip;
 	return ip_packet(e, ppt_tip_pge, ip, 0, err);
+}
+
+int ptd_ptenc_enable(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, struct ptd_err *err)
+{
+	e->tsc = tsc;
+	if (e->user)
+		return ptd_err_set(err, PTD_E_INVAL, "PT encoder: enable while enabled");
+	e->user = 1;
+	e->ip = ip;
+	if (!in_filter(e, ip))
+		return 0;
+	return pge(e, tsc, ip, err);
+}
+
+/* A transfer while the ip is outside the filter regions: no packets,
+ * unless it enters one. */
+static int branch_filtered(struct ptd_ptenc *e, uint64_t tsc, const struct ptd_xev *ev,
+			   struct ptd_err *err)
+{
+	if (ev->cls == PTD_X_SYSCALL || ev->cls == PTD_X_ASYNC) {
+		e->user = 0;
+		return 0;
+	}
+	e->ip = ev->to;
+	return in_filter(e, ev->to) ? pge(e, tsc, ev->to, err) : 0;
+}
+
+/* A transfer that leaves the filter regions: the decoders walk to it
+ * (a call pushes its return for both, a return pops perf's stack), then
+ * TIP.PGD with its target. */
+static int branch_out(struct ptd_ptenc *e, const struct ptd_xev *ev, struct ptd_err *err)
+{
+	int rc = 0;
+
+	if ((ev->cls == PTD_X_CALL && ev->to != ev->from + ev->insn_len) || ev->cls == PTD_X_ICALL)
+		rc = push(e, ev->from + ev->insn_len, err);
+	else if (ev->cls == PTD_X_RET && e->pdepth)
+		e->pdepth--;
+	if (rc || (rc = flush_tnt(e, err)) || (rc = ip_packet(e, ppt_tip_pgd, ev->to, 0, err)))
+		return rc;
+	e->enabled = 0;
+	e->ip = ev->to;
+	return 0;
 }
 
 int ptd_ptenc_branch(struct ptd_ptenc *e, uint64_t tsc, const struct ptd_xev *ev,
@@ -413,13 +460,17 @@ int ptd_ptenc_branch(struct ptd_ptenc *e, uint64_t tsc, const struct ptd_xev *ev
 	int rc = 0;
 
 	e->tsc = tsc;
-	if (!e->enabled)
+	if (!e->user)
 		return ptd_err_set(err, PTD_E_INVAL, "PT encoder: branch at %#llx while disabled",
 				   (unsigned long long)ev->from);
+	if (!e->enabled)
+		return branch_filtered(e, tsc, ev, err);
 	/* a PSB+ due goes before this transfer's packets, at the boundary
 	 * after the previous one */
 	if ((rc = maybe_psb(e, err)))
 		return rc;
+	if (ev->cls != PTD_X_SYSCALL && ev->cls != PTD_X_ASYNC && !in_filter(e, ev->to))
+		return branch_out(e, ev, err);
 	switch (ev->cls) {
 	case PTD_X_COND:
 		rc = tnt_bit(e, ev->taken, err);
@@ -452,7 +503,7 @@ int ptd_ptenc_branch(struct ptd_ptenc *e, uint64_t tsc, const struct ptd_xev *ev
 		/* a far branch into the kernel, where tracing is filtered */
 		if (!(rc = flush_tnt(e, err)) && !(rc = tsc_packet(e, tsc, err)))
 			rc = ip_packet(e, ppt_tip_pgd, 0, 1, err);
-		e->enabled = 0;
+		e->enabled = e->user = 0;
 		return rc;
 	case PTD_X_ASYNC:
 		return ptd_ptenc_interrupt(e, tsc, ev->from, err);
@@ -468,12 +519,14 @@ int ptd_ptenc_interrupt(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, struct p
 	int rc;
 
 	e->tsc = tsc;
-	if (!e->enabled)
+	if (!e->enabled) {
+		e->user = 0;   /* outside the filter regions: nothing to say */
 		return 0;
+	}
 	if ((rc = flush_tnt(e, err)) || (rc = tsc_packet(e, tsc, err)) ||
 	    (rc = ip_packet(e, ppt_fup, ip, 0, err)) || (rc = ip_packet(e, ppt_tip_pgd, 0, 1, err)))
 		return rc;
-	e->enabled = 0;
+	e->enabled = e->user = 0;
 	return 0;
 }
 
@@ -601,7 +654,7 @@ int ptd_ptenc_overflow(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, struct pt
 	/* the branches before the overflow made it out */
 	if ((rc = flush_tnt(e, err)) || (rc = simple(e, ppt_ovf, err)))
 		return rc;
-	e->enabled = 1;
+	e->enabled = e->user = 1;
 	e->ip = ip;
 	if ((rc = ip_packet(e, ppt_fup, ip, 0, err)))
 		return rc;
@@ -632,7 +685,7 @@ void ptd_ptenc_on_psb(struct ptd_ptenc *e, void (*fn)(void *ctx, uint64_t offset
 
 int ptd_ptenc_enabled(const struct ptd_ptenc *e)
 {
-	return e->enabled;
+	return e->user;
 }
 
 const uint8_t *ptd_ptenc_data(const struct ptd_ptenc *e, size_t *len)

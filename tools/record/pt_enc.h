@@ -50,6 +50,12 @@ struct ptd_ptenc_config {
 	int no_tsc;             /* no TSC packets (TSCEn clear); not with mtc or cyc */
 	int tsx;                /* the CPU has TSX: MODE.TSX (the transaction state)
 	                           in every PSB+ */
+	/* address filtering: packets only while the ip is where in_filter
+	 * says 1 (NULL: everywhere); a branch out gives TIP.PGD with its
+	 * target, a branch in TSC + TIP.PGE.  Not with ptwrites, power
+	 * events, transactions or overflows. */
+	int (*in_filter)(void *ctx, uint64_t ip);
+	void *filter_ctx;
 };
 
 /* A power-saving wait (what UMWAIT/TPAUSE or MWAIT report): the MWAIT
@@ -136,7 +142,9 @@ int ptd_ptenc_flush(struct ptd_ptenc *e, struct ptd_err *err);
 void ptd_ptenc_on_psb(struct ptd_ptenc *e, void (*fn)(void *ctx, uint64_t offset, int enabled,
 						       uint64_t ip), void *ctx);
 
-/* Is packet generation enabled (between TIP.PGE and TIP.PGD)? */
+/* Is tracing on: the thread in user space, between ptd_ptenc_enable and
+ * a syscall or interrupt (packets flow when its ip is in the filter
+ * regions, too)? */
 int ptd_ptenc_enabled(const struct ptd_ptenc *e);
 
 /* The bytes produced so far and not yet taken; ptd_ptenc_take removes the

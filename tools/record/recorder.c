@@ -589,6 +589,8 @@ static int on_mmap(void *ctx, int32_t pid, int32_t tid, const struct ptd_xmap *m
 	struct rthread *t = thread(r, tid);
 
 	r->tsc += 1;
+	if (r->cfg.filter)
+		ptd_rfilter_map(r->cfg.filter, m);
 	return ptd_record_mmap(r->pd, &r->cfg, t ? cpu_of(&r->streams[t->stream]) : 0, r->tsc, pid, tid, m,
 			       &r->err);
 }

@@ -11,6 +11,7 @@
 
 #include "common/err.h"
 #include "tools/record/perfdata.h"
+#include "tools/record/filter.h"
 #include "tools/record/pt_enc.h"
 #include "tools/record/xev.h"
 
@@ -40,6 +41,8 @@ struct ptd_recorder_config {
 	FILE *truth;                /* ground truth; NULL: none */
 	const char *root;           /* record file names under this directory as if it
 	                               were / (so the files can move with the recording) */
+	struct ptd_rfilter *filter; /* --filter: told of the mappings (cfg.pt.in_filter
+	                               asks it); NULL: none */
 };
 
 struct ptd_recorder;
