@@ -429,6 +429,11 @@ int ptd_exec_qemu_opts(const char *const argv[], const struct ptd_qemu_opts *opt
 			;
 		r.st.exit_status = status;
 	}
+	if (rc == 0 && !r.st.bytes)
+		/* qemu wrote no log at all: it never ran the program (it could
+		 * not start, or reserve the guest's address space) */
+		rc = ptd_err_set(err, PTD_E_IO, "qemu ran nothing of %s (wait status %#x)", argv[0],
+				 (unsigned)r.st.exit_status);
 	if (r.walk)
 		ptd_qwalk_get_stats(r.walk, &r.st.walk);
 	if (opts && opts->stats)
