@@ -32,10 +32,10 @@ struct ptd_brinsn_walk {
  * is none; CROSSES for a block from kernel to user space or back. */
 static long grab_bb(struct ptd_brinsn_walk *w, uint64_t start, uint64_t end)
 {
-	struct ptd_script_loc loc;
+	struct ptd_resolver *rv = w->b->rv;
 	const struct ptd_map *map;
 	struct ptd_dsofile *f;
-	uint64_t n;
+	uint64_t n, off;
 
 	if (!start || !end)
 		return 0;
@@ -43,19 +43,21 @@ static long grab_bb(struct ptd_brinsn_walk *w, uint64_t start, uint64_t end)
 		return CROSSES;
 	if (end - start > MAXBB - MAXINSN)
 		return 0;
-	map = ptd_resolve(w->b->rv, w->b->pid, start, w->b->now, &loc, NULL);
+	map = ptd_machine_find_map_hint(rv->m, w->b->pid, start >= KERNEL_START, start, w->b->now,
+					&rv->maps);
 	if (!map)
 		return 0;
-	f = ptd_resolve_file(w->b->rv, map);
+	f = ptd_resolve_file(rv, map);
 	if (!f || !f->data)
 		return -1;
 	w->is64 = f->is_64_bit;
-	if (loc.map_off > f->size)
+	off = start - map->start + map->pgoff;
+	if (off > f->size)
 		return -1;
 	n = end - start + MAXINSN;
-	if (n > f->size - loc.map_off)
-		n = f->size - loc.map_off;
-	memcpy(w->buf, f->data + loc.map_off, n);
+	if (n > f->size - off)
+		n = f->size - off;
+	memcpy(w->buf, f->data + off, n);
 	return (long)n;
 }
 

@@ -85,6 +85,10 @@ struct ptd_sym_info {
 int ptd_symtab_lookup_info(const struct ptd_symtab *t, uint64_t off, const char **name,
 			   uint64_t *symoff, struct ptd_sym_info *info);
 
+/* The first symbol (in address order) named name: its extent.  Returns 0
+ * or -PTD_E_NOTFOUND. */
+int ptd_symtab_find(const struct ptd_symtab *t, const char *name, struct ptd_sym_info *info);
+
 /* Link-time virtual address -> file offset through the first PT_LOAD that
  * contains it.  Returns 0 or -PTD_E_NOTFOUND. */
 int ptd_symtab_vaddr_to_offset(const struct ptd_symtab *t, uint64_t vaddr, uint64_t *off);

@@ -284,3 +284,20 @@ int ptd_symtab_lookup(const struct ptd_symtab *t, uint64_t off, const char **nam
 {
 	return ptd_symtab_lookup_info(t, off, name, symoff, NULL);
 }
+
+int ptd_symtab_find(const struct ptd_symtab *t, const char *name, struct ptd_sym_info *info)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		const struct sym *s = &t->syms[i];
+
+		if (!strcmp(t->strs + s->name, name)) {
+			info->start = s->start;
+			info->end = s->end;
+			info->bind = s->bind;
+			return 0;
+		}
+	}
+	return -PTD_E_NOTFOUND;
+}

@@ -1,37 +1,11 @@
 /* Snapshot overlap: see overlap.h. */
 #define _GNU_SOURCE
 #include "decoders/intel-pt/overlap.h"
-#include "decoders/intel-pt/pdec.h"
+#include "decoders/intel-pt/pdec_priv.h"
 
-#include <intel-pt.h>
 #include <string.h>
 
 #define MAX_PADDING 7   /* AUXTRACE payloads are padded to 8 bytes */
-
-static int next_psb(const uint8_t **buf, size_t *len)
-{
-	const uint8_t *n = memmem(*buf, *len, ptd_pdec_psb, PDEC_PSB_LEN);
-
-	if (!n)
-		return 0;
-	*len -= (size_t)(n - *buf);
-	*buf = n;
-	return 1;
-}
-
-static int step_psb(const uint8_t **buf, size_t *len)
-{
-	const uint8_t *n;
-
-	if (!*len)
-		return 0;
-	n = memmem(*buf + 1, *len - 1, ptd_pdec_psb, PDEC_PSB_LEN);
-	if (!n)
-		return 0;
-	*len -= (size_t)(n - *buf);
-	*buf = n;
-	return 1;
-}
 
 static const uint8_t *last_psb(const uint8_t *buf, size_t len)
 {
@@ -51,43 +25,6 @@ static const uint8_t *last_psb(const uint8_t *buf, size_t len)
 		if (!k)
 			return NULL;
 	}
-}
-
-/* The first TSC of the PSB+ at buf: its value and the bytes left from it. */
-static int next_tsc(const uint8_t *buf, size_t len, uint64_t *tsc, size_t *rem)
-{
-	struct pt_packet_decoder *d;
-	struct pt_config cfg;
-	struct pt_packet pkt;
-	uint64_t off;
-	int rc, found = 0;
-
-	pt_config_init(&cfg);
-	cfg.begin = (uint8_t *)buf;
-	cfg.end = (uint8_t *)buf + len;
-	d = pt_pkt_alloc_decoder(&cfg);
-	if (!d)
-		return 0;
-	if (pt_pkt_sync_set(d, 0) < 0)
-		goto out;
-	for (;;) {
-		if (pt_pkt_get_offset(d, &off) < 0)
-			break;
-		rc = pt_pkt_next(d, &pkt, sizeof(pkt));
-		if (rc <= 0)
-			break;
-		if (pkt.type == ppt_tsc) {
-			*tsc = pkt.payload.tsc.tsc;
-			*rem = len - (size_t)off;
-			found = 1;
-			break;
-		}
-		if (pkt.type == ppt_psbend)
-			break;
-	}
-out:
-	pt_pkt_free_decoder(d);
-	return found;
 }
 
 static int tsc_cmp(uint64_t a, uint64_t b)
@@ -126,17 +63,17 @@ static const uint8_t *overlap_tsc(const uint8_t *a, size_t la, const uint8_t *b,
 	if (!p)
 		return b;
 	len = la - (size_t)(p - a);
-	if (!next_tsc(p, len, &tsc_a, &rem_a)) {
+	if (!pdec_next_tsc(p, len, &tsc_a, &rem_a)) {
 		la -= len;
 		p = last_psb(a, la);
 		if (!p)
 			return b;
 		len = la - (size_t)(p - a);
-		if (!next_tsc(p, len, &tsc_a, &rem_a))
+		if (!pdec_next_tsc(p, len, &tsc_a, &rem_a))
 			return b;
 	}
 	for (;;) {
-		if (next_tsc(b, lb, &tsc_b, &rem_b)) {
+		if (pdec_next_tsc(b, lb, &tsc_b, &rem_b)) {
 			int cmp = tsc_cmp(tsc_a, tsc_b);
 
 			if (!cmp && rem_b >= rem_a) {
@@ -146,7 +83,7 @@ static const uint8_t *overlap_tsc(const uint8_t *a, size_t la, const uint8_t *b,
 			if (cmp < 0)
 				return b;
 		}
-		if (!step_psb(&b, &lb))
+		if (!pdec_step_psb(&b, &lb))
 			return b + lb;
 	}
 }
@@ -157,9 +94,9 @@ const uint8_t *ptd_pt_find_overlap(const uint8_t *a, size_t la, const uint8_t *b
 	const uint8_t *b_begin = b, *found;
 
 	*consecutive = 0;
-	if (!next_psb(&b, &lb))
+	if (!pdec_next_psb(&b, &lb))
 		return b + lb;
-	if (!next_psb(&a, &la))
+	if (!pdec_next_psb(&a, &la))
 		return b;
 	if (have_tsc) {
 		found = overlap_tsc(a, la, b, lb, b_begin, consecutive);
@@ -167,14 +104,14 @@ const uint8_t *ptd_pt_find_overlap(const uint8_t *a, size_t la, const uint8_t *b
 			return found;
 	}
 	while (lb < la)
-		if (!step_psb(&a, &la))
+		if (!pdec_step_psb(&a, &la))
 			return b;
 	for (;;) {
 		if (memmem(a, la, b, la)) {
 			*consecutive = 1;
 			return adj_for_padding(b + la, b_begin, a, la);
 		}
-		if (!step_psb(&a, &la))
+		if (!pdec_step_psb(&a, &la))
 			return b;
 	}
 }

@@ -14,33 +14,6 @@ struct ff {
 	uint64_t buf_timestamp;  /* the reference time of the last piece before it */
 };
 
-/* the first PSB at or after *buf */
-static bool next_psb(const uint8_t **buf, size_t *len)
-{
-	const uint8_t *p = memmem(*buf, *len, ptd_pdec_psb, PDEC_PSB_LEN);
-
-	if (!p)
-		return false;
-	*len -= (size_t)(p - *buf);
-	*buf = p;
-	return true;
-}
-
-/* the PSB after the one at *buf */
-static bool step_psb(const uint8_t **buf, size_t *len)
-{
-	const uint8_t *p;
-
-	if (!*len)
-		return false;
-	p = memmem(*buf + 1, *len - 1, ptd_pdec_psb, PDEC_PSB_LEN);
-	if (!p)
-		return false;
-	*len -= (size_t)(p - *buf);
-	*buf = p;
-	return true;
-}
-
 /* perf's intel_pt_ff_cb: 1 (stop) at the first piece whose first PSB's
  * TSC is not before the timestamp */
 static int ff_cb(const struct pdec_buf *b, void *data)
@@ -50,7 +23,7 @@ static int ff_cb(const struct pdec_buf *b, void *data)
 	size_t len = b->len;
 	uint64_t tsc;
 
-	if (!next_psb(&buf, &len) || !pdec_next_tsc(buf, len, &tsc))
+	if (!pdec_next_psb(&buf, &len) || !pdec_next_tsc(buf, len, &tsc, NULL))
 		return 0;
 	tsc = pdec_tsc_8b(tsc, b->ref_timestamp);
 	if (tsc >= f->timestamp)
@@ -84,12 +57,12 @@ int ptd_pdec_fast_forward(struct ptd_pdec *d, uint64_t timestamp)
 		return 0;
 	buf = d->buf + d->off;
 	len = d->len - d->off;
-	if (!next_psb(&buf, &len))
+	if (!pdec_next_psb(&buf, &len))
 		return 0;
 	do {
 		uint64_t tsc;
 
-		if (!pdec_next_tsc(buf, len, &tsc))
+		if (!pdec_next_tsc(buf, len, &tsc, NULL))
 			break;
 		tsc = pdec_tsc_8b(tsc, d->buf_timestamp);
 		if (tsc >= timestamp)
@@ -98,6 +71,6 @@ int ptd_pdec_fast_forward(struct ptd_pdec *d, uint64_t timestamp)
 		d->pos += (size_t)(buf - (d->buf + d->off));
 		d->off = (size_t)(buf - d->buf);
 		pdec_reposition(d);
-	} while (step_psb(&buf, &len));
+	} while (pdec_step_psb(&buf, &len));
 	return 0;
 }

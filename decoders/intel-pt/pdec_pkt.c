@@ -234,7 +234,7 @@ int pdec_get_next_packet(struct ptd_pdec *d)
 	return 0;
 }
 
-bool pdec_next_tsc(const uint8_t *buf, size_t len, uint64_t *tsc)
+bool pdec_next_tsc(const uint8_t *buf, size_t len, uint64_t *tsc, size_t *rem)
 {
 	struct pt_packet_decoder *pk;
 	struct pt_config cfg;
@@ -250,17 +250,44 @@ bool pdec_next_tsc(const uint8_t *buf, size_t len, uint64_t *tsc)
 	cfg.end = (uint8_t *)buf + len;
 	pk = pt_pkt_alloc_decoder(&cfg);
 	while ((n = parse(pk, buf, len, off, &out)) > 0) {
-		off += (size_t)n;
 		if (out.type == PK_TSC) {
 			*tsc = out.payload;
+			if (rem)
+				*rem = len - off;
 			found = true;
 			break;
 		}
 		if (out.type == PK_PSBEND)
 			break;
+		off += (size_t)n;
 	}
 	pt_pkt_free_decoder(pk);
 	return found;
+}
+
+bool pdec_next_psb(const uint8_t **buf, size_t *len)
+{
+	const uint8_t *p = memmem(*buf, *len, ptd_pdec_psb, PDEC_PSB_LEN);
+
+	if (!p)
+		return false;
+	*len -= (size_t)(p - *buf);
+	*buf = p;
+	return true;
+}
+
+bool pdec_step_psb(const uint8_t **buf, size_t *len)
+{
+	const uint8_t *p;
+
+	if (!*len)
+		return false;
+	p = memmem(*buf + 1, *len - 1, ptd_pdec_psb, PDEC_PSB_LEN);
+	if (!p)
+		return false;
+	*len -= (size_t)(p - *buf);
+	*buf = p;
+	return true;
 }
 
 int pdec_scan_for_psb(struct ptd_pdec *d)

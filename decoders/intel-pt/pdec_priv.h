@@ -95,8 +95,13 @@ struct ptd_pdec {
 int pdec_get_next_packet(struct ptd_pdec *d);
 int pdec_get_data(struct ptd_pdec *d, bool reposition);
 /* perf's intel_pt_next_tsc: the payload of the first TSC packet from buf
- * on, before a PSBEND or a packet that does not parse. */
-bool pdec_next_tsc(const uint8_t *buf, size_t len, uint64_t *tsc);
+ * on, before a PSBEND or a packet that does not parse, and the bytes left
+ * from that packet on (rem may be NULL). */
+bool pdec_next_tsc(const uint8_t *buf, size_t len, uint64_t *tsc, size_t *rem);
+/* Move *buf to the first PSB at or after it, or to the PSB after the one
+ * at *buf (step); false, leaving them, when there is none. */
+bool pdec_next_psb(const uint8_t **buf, size_t *len);
+bool pdec_step_psb(const uint8_t **buf, size_t *len);
 int pdec_scan_for_psb(struct ptd_pdec *d);
 /* Look ahead from the packet after the current one, without moving:
  * cb returns non-zero to stop.  Stays within the current piece. */

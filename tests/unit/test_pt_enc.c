@@ -410,44 +410,6 @@ static void check_events(const char *name, struct ptd_ptenc_config cfg, int reps
 	ptd_ptenc_free(r.e);
 }
 
-static void check(const char *name, struct ptd_ptenc_config cfg, int overflow, int reps)
-{
-	static struct run r;
-	static uint64_t got[16384];
-	const uint8_t *trace;
-	size_t len, n, i;
-	int errors, same;
-	struct ptd_err err;
-
-	memset(&r, 0, sizeof(r));
-	r.tsc = 1000000;
-	if (ptd_ptenc_new(&r.e, &cfg, &err)) {
-		ok(0, "%s: encoder: %s", name, err.msg);
-		return;
-	}
-	program(&r, overflow, reps);
-	trace = ptd_ptenc_data(r.e, &len);
-	n = decode(trace, len, got, 16384, &errors, NULL, NULL);
-	if (cfg.no_tsc)
-		ok(count_packets(trace, len, ppt_tsc) == 0 && count_packets(trace, len, ppt_psb) > 0,
-		   "%s: PSB+ but no TSC packets", name);
-	same = !r.fail && n == r.n;
-	for (i = 0; same && i < n; i++)
-		same = got[i] == r.ips[i];
-	ok(same && !errors, "%s: %zu trace bytes decode to the %zu instructions that ran",
-	   name, len, r.n);
-	if (!same || errors) {
-		printf("# decoded %zu, errors %d, encoder %s\n", n, errors, r.fail ? "failed" : "ok");
-		for (i = 0; i < n && i < r.n; i++)
-			if (got[i] != r.ips[i]) {
-				printf("# first difference at %zu: got %#llx want %#llx\n", i,
-				       (unsigned long long)got[i], (unsigned long long)r.ips[i]);
-				break;
-			}
-	}
-	ptd_ptenc_free(r.e);
-}
-
 /* the loop function, 0x1020-0x1027: the filter region */
 static int in_loop(void *ctx, uint64_t ip)
 {
@@ -455,10 +417,13 @@ static int in_loop(void *ctx, uint64_t ip)
 	return ip >= 0x1020 && ip < 0x1028;
 }
 
-/* Address filtering around the loop function: the trace holds only what
- * ran inside it (entered by a direct and an indirect call, left by its
- * returns), and libipt, told of the same filter, decodes exactly that. */
-static void check_filter(const char *name, struct ptd_ptenc_config cfg, int reps)
+/* Encode the program, decode it with libipt and compare with what ran.
+ * filtered: address filtering around the loop function: the trace holds
+ * only what ran inside it (entered by a direct and an indirect call, left
+ * by its returns), and libipt, told of the same filter, decodes exactly
+ * that. */
+static void run_check(const char *name, struct ptd_ptenc_config cfg, int overflow, int reps,
+		      int filtered)
 {
 	static struct run r;
 	static uint64_t got[16384], want[16384];
@@ -470,33 +435,60 @@ static void check_filter(const char *name, struct ptd_ptenc_config cfg, int reps
 
 	memset(&r, 0, sizeof(r));
 	r.tsc = 1000000;
-	cfg.in_filter = in_loop;
+	if (filtered)
+		cfg.in_filter = in_loop;
 	if (ptd_ptenc_new(&r.e, &cfg, &err)) {
 		ok(0, "%s: encoder: %s", name, err.msg);
 		return;
 	}
-	program(&r, 0, reps);
+	program(&r, overflow, reps);
 	for (i = 0; i < r.n; i++)
-		if (in_loop(NULL, r.ips[i]))
+		if (!filtered || in_loop(NULL, r.ips[i]))
 			want[nw++] = r.ips[i];
 	memset(&f, 0, sizeof(f));
 	f.config.ctl.addr0_cfg = 1;   /* IA32_RTIT_CTL.ADDR0_CFG 1: filter */
 	f.addr0_a = 0x1020;
 	f.addr0_b = 0x1027;
-	decode_filter = &f;
+	decode_filter = filtered ? &f : NULL;
 	trace = ptd_ptenc_data(r.e, &len);
 	n = decode(trace, len, got, 16384, &errors, NULL, NULL);
 	decode_filter = NULL;
+	if (cfg.no_tsc)
+		ok(count_packets(trace, len, ppt_tsc) == 0 && count_packets(trace, len, ppt_psb) > 0,
+		   "%s: PSB+ but no TSC packets", name);
 	same = !r.fail && n == nw && nw > 0;
 	for (i = 0; same && i < n; i++)
 		same = got[i] == want[i];
-	ok(same && !errors, "%s: %zu trace bytes decode to the %zu instructions that ran in the "
-	   "filter region (of %zu)", name, len, nw, r.n);
-	if (!same || errors)
+	if (filtered)
+		ok(same && !errors, "%s: %zu trace bytes decode to the %zu instructions that ran in the "
+		   "filter region (of %zu)", name, len, nw, r.n);
+	else
+		ok(same && !errors, "%s: %zu trace bytes decode to the %zu instructions that ran",
+		   name, len, r.n);
+	if (!same || errors) {
 		printf("# decoded %zu, errors %d, encoder %s\n", n, errors, r.fail ? "failed" : "ok");
-	ok(count_packets(trace, len, ppt_tip_pgd) >= 2 * reps && count_packets(trace, len, ppt_tip_pge) >= 2 * reps,
-	   "%s: TIP.PGE and TIP.PGD at each call into the region and return out of it", name);
+		for (i = 0; i < n && i < nw; i++)
+			if (got[i] != want[i]) {
+				printf("# first difference at %zu: got %#llx want %#llx\n", i,
+				       (unsigned long long)got[i], (unsigned long long)want[i]);
+				break;
+			}
+	}
+	if (filtered)
+		ok(count_packets(trace, len, ppt_tip_pgd) >= 2 * reps &&
+		   count_packets(trace, len, ppt_tip_pge) >= 2 * reps,
+		   "%s: TIP.PGE and TIP.PGD at each call into the region and return out of it", name);
 	ptd_ptenc_free(r.e);
+}
+
+static void check(const char *name, struct ptd_ptenc_config cfg, int overflow, int reps)
+{
+	run_check(name, cfg, overflow, reps, 0);
+}
+
+static void check_filter(const char *name, struct ptd_ptenc_config cfg, int reps)
+{
+	run_check(name, cfg, 0, reps, 1);
 }
 
 int main(void)

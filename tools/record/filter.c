@@ -1,91 +1,20 @@
 /* Address filters for the emulated recorder: see filter.h. */
 #include "tools/record/filter.h"
+#include "symbols.h"
 
 #include <ctype.h>
-#include <elf.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* the whole file, or NULL */
-static uint8_t *slurp(const char *path, size_t *size)
-{
-	FILE *fp = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	long n;
-
-	if (!fp)
-		return NULL;
-	if (fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) > 0 && n < (1L << 30) &&
-	    fseek(fp, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n)) &&
-	    fread(buf, 1, (size_t)n, fp) == (size_t)n) {
-		*size = (size_t)n;
-	} else {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(fp);
-	return buf;
-}
-
-static int in(uint64_t off, uint64_t len, size_t size)
-{
-	return off <= size && len <= size - off;
-}
-
-/* The file range of function `name` in the ELF64 file d: 0, or -1 */
-static int find_sym(const uint8_t *d, size_t size, const char *name, uint64_t *off, uint64_t *len)
-{
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)d;
-	const Elf64_Shdr *sh;
-	const Elf64_Phdr *ph;
-	size_t i, j;
-
-	if (size < sizeof(*eh) || memcmp(d, ELFMAG, SELFMAG) || d[EI_CLASS] != ELFCLASS64 ||
-	    eh->e_shentsize != sizeof(*sh) || eh->e_phentsize != sizeof(*ph) ||
-	    !in(eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(*sh), size) ||
-	    !in(eh->e_phoff, (uint64_t)eh->e_phnum * sizeof(*ph), size))
-		return -1;
-	sh = (const Elf64_Shdr *)(d + eh->e_shoff);
-	ph = (const Elf64_Phdr *)(d + eh->e_phoff);
-	for (i = 0; i < eh->e_shnum; i++) {
-		const Elf64_Shdr *st = &sh[i], *str;
-		const Elf64_Sym *sym;
-
-		if (st->sh_type != SHT_SYMTAB || st->sh_link >= eh->e_shnum ||
-		    !in(st->sh_offset, st->sh_size, size))
-			continue;
-		str = &sh[st->sh_link];
-		if (!in(str->sh_offset, str->sh_size, size) || !str->sh_size ||
-		    d[str->sh_offset + str->sh_size - 1])
-			continue;
-		sym = (const Elf64_Sym *)(d + st->sh_offset);
-		for (j = 0; j < st->sh_size / sizeof(*sym); j++) {
-			size_t k;
-
-			if (ELF64_ST_TYPE(sym[j].st_info) != STT_FUNC || !sym[j].st_size ||
-			    sym[j].st_name >= str->sh_size ||
-			    strcmp((const char *)d + str->sh_offset + sym[j].st_name, name))
-				continue;
-			for (k = 0; k < eh->e_phnum; k++)
-				if (ph[k].p_type == PT_LOAD && sym[j].st_value >= ph[k].p_vaddr &&
-				    sym[j].st_value - ph[k].p_vaddr < ph[k].p_filesz) {
-					*off = sym[j].st_value - ph[k].p_vaddr + ph[k].p_offset;
-					*len = sym[j].st_size;
-					return 0;
-				}
-		}
-	}
-	return -1;
-}
-
 int ptd_rfilter_init(struct ptd_rfilter *f, const char *spec, const char *program,
 		     const char *name, struct ptd_err *err)
 {
 	char real[PATH_MAX], *copy = NULL, *tok, *save = NULL;
-	uint8_t *d = NULL;
-	size_t size = 0, len, i;
+	struct ptd_symtab *syms = NULL;
+	struct ptd_sym_info si;
+	size_t len, i;
 	int rc = 0;
 
 	memset(f, 0, sizeof(*f));
@@ -107,15 +36,15 @@ int ptd_rfilter_init(struct ptd_rfilter *f, const char *spec, const char *progra
 				goto out;
 			}
 		} else {
-			if (!d && !(d = slurp(real, &size))) {
-				rc = ptd_err_set(err, PTD_E_IO, "--filter: cannot read %s", real);
+			if (!syms && (rc = ptd_symtab_load(real, &syms, err)))
 				goto out;
-			}
-			if (find_sym(d, size, tok, &f->off[f->n], &f->size[f->n])) {
+			if (ptd_symtab_find(syms, tok, &si)) {
 				rc = ptd_err_set(err, PTD_E_INVAL, "--filter: no function '%s' in %s", tok,
 						 real);
 				goto out;
 			}
+			f->off[f->n] = si.start;
+			f->size[f->n] = si.end - si.start;
 		}
 		f->n++;
 	}
@@ -135,7 +64,7 @@ nomem:
 	rc = ptd_err_set(err, PTD_E_NOMEM, "--filter: out of memory");
 out:
 	free(copy);
-	free(d);
+	ptd_symtab_free(syms);
 	if (rc)
 		ptd_rfilter_fini(f);
 	return rc;
