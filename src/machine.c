@@ -260,9 +260,9 @@ const struct ptd_map *ptd_machine_find_map(const struct ptd_machine *m, int32_t 
 		      NULL, NULL);
 }
 
-const struct ptd_map *ptd_machine_find_map_hint(const struct ptd_machine *m, int32_t pid,
-						int kernel, uint64_t addr, uint64_t time,
-						struct ptd_map_hint *h)
+const struct ptd_map *ptd_machine_find_map_hints(const struct ptd_machine *m, int32_t pid,
+						 int kernel, uint64_t addr, uint64_t time,
+						 struct ptd_map_hint *h)
 {
 	uint64_t k = key(kernel ? PTD_KERNEL_PID : pid), from = 0, until = UINT64_MAX;
 	const struct ptd_map *mp;
@@ -271,8 +271,10 @@ const struct ptd_map *ptd_machine_find_map_hint(const struct ptd_machine *m, int
 	for (i = 0; i < PTD_MAP_HINTS; i++) {
 		mp = h->e[i].map;
 		if (mp && h->e[i].key == k && addr >= mp->start && addr < mp->end &&
-		    time >= h->e[i].from && time < h->e[i].until)
+		    time >= h->e[i].from && time < h->e[i].until) {
+			h->last = i;
 			return mp;
+		}
 	}
 	mp = search(ptd_u64map_get(&m->procs, k), addr, time, &from, &until);
 	if (mp) {
@@ -281,6 +283,7 @@ const struct ptd_map *ptd_machine_find_map_hint(const struct ptd_machine *m, int
 		h->e[i].key = k;
 		h->e[i].from = from;
 		h->e[i].until = until;
+		h->last = i;
 	}
 	return mp;
 }

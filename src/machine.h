@@ -85,13 +85,30 @@ const struct ptd_map *ptd_machine_find_map(const struct ptd_machine *m, int32_t 
 struct ptd_map_hint {
 	struct {
 		const struct ptd_map *map;   /* NULL: empty */
-		uint64_t key;                /* the process */
+		uint64_t key;                /* the process: (uint32_t)pid */
 		uint64_t from, until;        /* times it holds for: [from, until) */
 	} e[PTD_MAP_HINTS];
 	unsigned next;                   /* the one to replace */
+	unsigned last;                   /* the last answer */
 };
-const struct ptd_map *ptd_machine_find_map_hint(const struct ptd_machine *m, int32_t pid,
-						int kernel, uint64_t addr, uint64_t time,
-						struct ptd_map_hint *h);
+const struct ptd_map *ptd_machine_find_map_hints(const struct ptd_machine *m, int32_t pid,
+						 int kernel, uint64_t addr, uint64_t time,
+						 struct ptd_map_hint *h);
+
+/* The last answer checked inline: the walk asks again and again for the
+ * map it is in. */
+static inline const struct ptd_map *ptd_machine_find_map_hint(const struct ptd_machine *m,
+							      int32_t pid, int kernel,
+							      uint64_t addr, uint64_t time,
+							      struct ptd_map_hint *h)
+{
+	const struct ptd_map *mp = h->e[h->last].map;
+
+	if (mp && h->e[h->last].key == (uint32_t)(kernel ? PTD_KERNEL_PID : pid) &&
+	    addr >= mp->start && addr < mp->end && time >= h->e[h->last].from &&
+	    time < h->e[h->last].until)
+		return mp;
+	return ptd_machine_find_map_hints(m, pid, kernel, addr, time, h);
+}
 
 #endif

@@ -47,6 +47,7 @@ void ptd_ptq_free(struct ptd_ptq *q)
 	ptd_u64map_fini(&q->cur_tid);
 	ptd_pinsn_free(q->pinsn);
 	ptd_insncache_fini(&q->insns);
+	ptd_jccruns_fini(&q->jcc);
 	ptd_vec_fini(&q->noted);
 	ptd_tstacks_fini(&q->stacks);
 	free(q->chain);
@@ -240,6 +241,59 @@ static int lookahead(void *ctx, int (*cb)(const struct pdec_buf *b, void *data),
 	return rc < 0 ? rc : 0;
 }
 
+/* The file of the map ip is in (*map), or NULL when there is none. */
+static inline __attribute__((always_inline)) struct ptd_dsofile *walk_file(struct ptd_ptq *q, struct queue *pq, uint64_t ip,
+				     const struct ptd_map **map)
+{
+	struct ptd_dsofile *f;
+
+	*map = ptd_machine_find_map_hint(&q->s->machine, pq->pid, ip >= KERNEL_START, ip, q->now,
+					 &pq->maps);
+	if (!*map)
+		return NULL;
+	/* the machine keeps its file names for its lifetime: the same pointer
+	 * is the same name */
+	if (q->walk_file && (*map)->filename == q->walk_fname)
+		return q->walk_file;
+	f = ptd_dsofiles_get(q->cfg->files, *map);
+	if (f) {
+		q->walk_fname = (*map)->filename;
+		q->walk_file = f;
+	}
+	return f;
+}
+
+/* pdec_params.walk_jcc: a run of conditional branches from ip, when the
+ * walk would find all its blocks in ip's map */
+static void walk_jcc(void *ctx, uint64_t ip, uint64_t bits, unsigned nbits,
+		     struct pdec_jcc_run *run)
+{
+	struct queue *pq = ctx;
+	struct ptd_ptq *q = pq->q;
+	const struct ptd_jccrun *e;
+	const struct ptd_map *map;
+	struct ptd_dsofile *f;
+	uint64_t off, end;
+	unsigned i, n;
+
+	if (pq->tid == -1 && ip < KERNEL_START)
+		return;
+	if (!(f = walk_file(q, pq, ip, &map)) || !f->data)
+		return;
+	off = ip - map->start + map->pgoff;
+	end = map->end - map->start + map->pgoff;
+	e = ptd_jccrun_get(&q->jcc, &q->insns, q->pinsn, f, off, map->pgoff, end,
+			   (uint32_t)(bits >> (64 - PDEC_JCC_MAX)));
+	if (!e || e->lo < map->pgoff || e->hi >= end)
+		return;
+	n = e->n < nbits ? e->n : nbits;
+	for (i = 0; i < n; i++) {
+		run->insn_cnt[i] = e->insn_cnt[i];
+		run->ip[i] = ip - off + e->off_after[i];
+	}
+	run->n = n;
+}
+
 static int walk(void *ctx, struct pdec_insn *insn, uint64_t *insn_cnt_out, uint64_t *ip,
 		uint64_t to_ip, uint64_t max_insn_cnt)
 {
@@ -258,21 +312,8 @@ static int walk(void *ctx, struct pdec_insn *insn, uint64_t *insn_cnt_out, uint6
 	if (pq->tid == -1 && *ip < KERNEL_START)
 		return -EINVAL;   /* no thread */
 	for (;;) {
-		map = ptd_machine_find_map_hint(&q->s->machine, pq->pid, *ip >= KERNEL_START, *ip, q->now,
-						&pq->maps);
-		if (!map)
+		if (!(f = walk_file(q, pq, *ip, &map)))
 			return -EINVAL;
-		/* the machine keeps its file names for its lifetime: the same
-		 * pointer is the same name */
-		if (q->walk_file && map->filename == q->walk_fname) {
-			f = q->walk_file;
-		} else {
-			f = ptd_dsofiles_get(q->cfg->files, map);
-			if (!f)
-				return -EINVAL;
-			q->walk_fname = map->filename;
-			q->walk_file = f;
-		}
 		if (!f->data) {
 			/* perf reports an unreadable dso twice, then quietly resyncs */
 			if (f->itrace_failed && f->itrace_seen)
@@ -389,6 +430,18 @@ static int time_filter(struct ptd_ptq *q, struct queue *pq, uint64_t *ff_timesta
 	}
 }
 
+/* The decoder may skip the plain branch states below this timestamp
+ * (ptd_pdec_decode_to): the states run_decoder() would neither sample nor
+ * stop at.  0: none. */
+static uint64_t skip_bound(const struct ptd_ptq *q, const struct queue *pq, uint64_t ts)
+{
+	if (!q->skip_branches || pq->sel_timestamp)
+		return 0;
+	if (q->conf.timeless)
+		return UINT64_MAX;
+	return pq->timestamp < ts ? ts : 0;
+}
+
 /* perf's intel_pt_run_decoder: 0 when *ts was reached, 1 at the end. */
 static int run_decoder(struct ptd_ptq *q, struct queue *pq, uint64_t *ts)
 {
@@ -399,7 +452,9 @@ static int run_decoder(struct ptd_ptq *q, struct queue *pq, uint64_t *ts)
 	for (;;) {
 		if ((rc = ptd_ptq_sample(q, pq)))
 			return rc < 0 ? rc : -1;
-		st = ptd_pdec_decode(pq->dec);
+		st = ptd_pdec_decode_to(pq->dec, skip_bound(q, pq, *ts), KERNEL_START);
+		if (st->skipped_timestamp > pq->timestamp)
+			pq->timestamp = st->skipped_timestamp;
 		if (st->err) {
 			if (st->err == PDEC_ERR_NODATA)
 				return 1;
@@ -530,6 +585,7 @@ static int setup_queues(struct ptd_ptq *q, const struct pdec_params *pp, struct 
 		p.walk = walk;
 		p.get_trace = get_trace;
 		p.lookahead = lookahead;
+		p.walk_jcc = walk_jcc;
 		if (q->conf.filters.n)
 			p.pgd_ip = pgd_ip;
 		p.ctx = pq;
@@ -612,6 +668,9 @@ int ptd_ptq_run(struct ptd_ptq *q, struct ptd_session *s, const struct ptd_ptq_c
 		q->stacks.br_sz = cfg->last_branch_sz;
 	}
 	q->stacks.no_callstack = !cfg->callchain && !cfg->thread_stack;
+	/* ptd_ptq_sample() does nothing with a plain branch then */
+	q->skip_branches = !cfg->branches && !cfg->calls && !cfg->returns && !cfg->thread_stack &&
+			   !cfg->last_branch && !cfg->pwr_events;
 	if (cfg->nranges && !q->conf.timeless) {
 		q->tsc_ranges = calloc(cfg->nranges, sizeof(*q->tsc_ranges));
 		if (!q->tsc_ranges)

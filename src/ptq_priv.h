@@ -12,6 +12,7 @@
 #include "decoders/intel-pt/pdec.h"
 #include "decoders/intel-pt/pinsn.h"
 #include "insncache.h"
+#include "jccrun.h"
 #include "tstack.h"
 
 #define KERNEL_START (1ULL << 63)
@@ -64,10 +65,12 @@ struct ptd_ptq {
 	struct ptd_u64map cur_tid;    /* cpu + 1 -> tid + 2 (so -1 is storable) */
 	struct ptd_pinsn *pinsn;
 	struct ptd_insncache insns;   /* decoded instructions by (file, offset) */
+	struct ptd_jccruns jcc;       /* runs of conditional branches, the same way */
 	const char *walk_fname;       /* the walk's last map file name, */
 	struct ptd_dsofile *walk_file;  /* and its file (NULL: none yet) */
 	uint64_t now;                 /* perf time: sideband applied up to here */
 	uint64_t skip;
+	int skip_branches;            /* no sample comes of a plain branch state */
 	struct ptd_tstacks stacks;
 	uint64_t *chain;              /* callchain_sz entries */
 	struct ptd_tstack_br *br;     /* last_branch_sz entries */

@@ -452,6 +452,12 @@ int pdec_walk_tnt(struct ptd_pdec *d)
 	int err;
 
 	for (;;) {
+		if (d->skip_bound && d->tnt.count > 1) {
+			if (d->jcc_wait)
+				d->jcc_wait--;
+			else if ((err = pdec_jcc_run(d)))
+				return err;
+		}
 		err = walk_insn(d, &insn, 0);
 		if (err == PDEC_RETURN)
 			return 0;

@@ -89,6 +89,13 @@ struct pdec_buf {
 	uint64_t trace_nr;
 };
 
+#define PDEC_JCC_MAX 8
+struct pdec_jcc_run {
+	unsigned n;                     /* steps */
+	uint32_t insn_cnt[PDEC_JCC_MAX];   /* instructions from the start to the end of step i */
+	uint64_t ip[PDEC_JCC_MAX];      /* where step i leaves the walk */
+};
+
 struct pdec_params {
 	/* Walk instructions from *ip: stop after a branch (leaving *ip at it),
 	 * at to_ip (when non-zero, *ip == to_ip, insn->length 0) or after
@@ -107,6 +114,14 @@ struct pdec_params {
 	/* Optional (perf sets it when the recording has address filters):
 	 * at a TIP.PGD, did a direct branch to ip leave the filter regions? */
 	int (*pgd_ip)(void *ctx, uint64_t ip);
+	/* Optional: a run of conditional branches from ip, for a decoder that
+	 * skips plain branch states (ptd_pdec_decode_to).  bits: outcomes to
+	 * come, the next in bit 63 (1: taken); nbits of them.  Fills run with
+	 * up to nbits steps, each a block walk() would walk from the ip the
+	 * step before left (to_ip 0, no max_insn_cnt) ending in a conditional
+	 * branch, followed as its bit says; run->n 0 when it knows none. */
+	void (*walk_jcc)(void *ctx, uint64_t ip, uint64_t bits, unsigned nbits,
+			 struct pdec_jcc_run *run);
 	void *ctx;
 	int return_compression;
 	int branch_enable;
@@ -138,6 +153,8 @@ struct ptd_pstate {
 	uint64_t cbr_payload;
 	unsigned cbr;
 	uint64_t psb_offset;    /* trace position of the last PSB walked */
+	uint64_t skipped_timestamp;   /* ptd_pdec_decode_to(): the largest timestamp of
+	                                 the states it skipped before this one, 0 if none */
 	uint64_t pos;           /* trace position of the current packet (of an error: where it was found) */
 	int from_nr, to_nr;
 	uint8_t insn_op, insn_len;
@@ -154,6 +171,16 @@ void ptd_pdec_free(struct ptd_pdec *d);   /* NULL-safe */
 /* The next state; borrowed until the next call.  err PDEC_ERR_NODATA: the
  * trace is used up. */
 const struct ptd_pstate *ptd_pdec_decode(struct ptd_pdec *d);
+
+/* The same, for a consumer that ignores plain branches: states that
+ * report a branch and nothing else (type PDEC_BRANCH, no error), with a
+ * timestamp below bound and not a return to user space (from_ip 0 or at
+ * or above kernel_start, to_ip below it: the consumer estimates the time
+ * of those), are skipped; the decoder goes on in the same call.  The
+ * state returned has the largest skipped timestamp in skipped_timestamp.
+ * bound 0: nothing is skipped. */
+const struct ptd_pstate *ptd_pdec_decode_to(struct ptd_pdec *d, uint64_t bound,
+					    uint64_t kernel_start);
 
 /* perf's intel_pt_fast_forward: move on to the last PSB whose TSC is
  * before timestamp (nothing without a lookahead callback).  Returns 0 or

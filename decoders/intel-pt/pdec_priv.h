@@ -30,6 +30,7 @@ enum pdec_pkt_state {
 };
 
 #define PDEC_RETURN 1   /* walk_insn: a sample is ready */
+#define PDEC_SKIPPED 2  /* pdec_walk_tnt: a state was made and skipped */
 
 struct ptd_pdec {
 	struct pdec_params p;
@@ -85,6 +86,12 @@ struct ptd_pdec {
 	uint64_t tot_insn_cnt, period_insn_cnt;
 	uint64_t period_mask, period_ticks, last_masked_timestamp;
 
+	/* ptd_pdec_decode_to: plain branch states below skip_bound are not
+	 * returned (0: all are); the largest timestamp of those skipped by
+	 * runs of conditional branches (pdec_jcc_run) */
+	uint64_t skip_bound, skipped_timestamp;
+	unsigned jcc_wait, jcc_backoff;   /* attempts to let go by, after runs too short */
+
 	/* stuck-loop detection */
 	int no_progress;
 	uint64_t stuck_ip;
@@ -125,6 +132,12 @@ bool pdec_fup_event(struct ptd_pdec *d, bool no_tip);
 int pdec_walk_fup(struct ptd_pdec *d);
 int pdec_walk_tip(struct ptd_pdec *d);
 int pdec_walk_tnt(struct ptd_pdec *d);
+/* pdec_jcc.c: through a run of conditional branches of the TNT packet in
+ * one go, as if their states were returned and skipped.  Returns 0 (the
+ * packet has bits left, or the run stopped), -EAGAIN (the packet is used
+ * up: on to the next), or PDEC_SKIPPED (used up, its last bit's state
+ * skipped: decode on as ptd_pdec_decode would be called again). */
+int pdec_jcc_run(struct ptd_pdec *d);
 
 /* pdec_trace.c */
 int pdec_walk_fup_tip(struct ptd_pdec *d);

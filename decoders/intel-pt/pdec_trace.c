@@ -668,7 +668,9 @@ static bool sample_time_state(int st)
 	}
 }
 
-const struct ptd_pstate *ptd_pdec_decode(struct ptd_pdec *d)
+/* One state, as perf's intel_pt_decode() makes it, but for its estimated
+ * timestamp. */
+static void decode_one(struct ptd_pdec *d)
 {
 	int err;
 
@@ -720,7 +722,7 @@ const struct ptd_pstate *ptd_pdec_decode(struct ptd_pdec *d)
 			err = pdec_bug(d);
 			break;
 		}
-	} while (err == -ENOLINK);
+	} while (err == -ENOLINK || err == PDEC_SKIPPED);
 
 	if (err) {
 		d->state.err = pdec_ext_err(err);
@@ -758,9 +760,36 @@ const struct ptd_pstate *ptd_pdec_decode(struct ptd_pdec *d)
 	d->state.to_nr = d->next_nr;
 	d->nr = d->next_nr;
 	d->state.timestamp = d->sample_timestamp;
-	d->state.est_timestamp = pdec_est_timestamp(d);
 	d->state.tot_insn_cnt = d->tot_insn_cnt;
 	d->state.tot_cyc_cnt = d->sample_tot_cyc_cnt;
 	d->state.pos = d->pos;
+}
+
+const struct ptd_pstate *ptd_pdec_decode_to(struct ptd_pdec *d, uint64_t bound,
+					    uint64_t kernel_start)
+{
+	uint64_t skipped = 0;
+
+	d->skip_bound = bound;
+	d->skipped_timestamp = 0;
+	for (;;) {
+		decode_one(d);
+		if (d->state.type != PDEC_BRANCH || d->state.err || d->state.timestamp >= bound ||
+		    ((d->state.from_ip >= kernel_start || !d->state.from_ip) && d->state.to_ip &&
+		     d->state.to_ip < kernel_start))
+			break;
+		if (d->state.timestamp > skipped)
+			skipped = d->state.timestamp;
+	}
+	if (d->skipped_timestamp > skipped)
+		skipped = d->skipped_timestamp;
+	d->skip_bound = 0;
+	d->state.skipped_timestamp = skipped;
+	d->state.est_timestamp = pdec_est_timestamp(d);
 	return &d->state;
+}
+
+const struct ptd_pstate *ptd_pdec_decode(struct ptd_pdec *d)
+{
+	return ptd_pdec_decode_to(d, 0, 0);
 }

@@ -1,0 +1,104 @@
+/* Runs of conditional branches (jccrun.h). */
+#include "jccrun.h"
+
+#include <stdlib.h>
+
+#define RUN_BITS 12   /* 4096 runs, 560 KB */
+
+/* The block from off to its branch, which starts before end: from the
+ * block cache, else walked as the Intel PT walk walks it (ptq.c), and
+ * cached.  0, or -1 when the code cannot be read or leaves [.., end). */
+static int block(struct ptd_insncache *ic, struct ptd_pinsn *pi, const struct ptd_dsofile *f,
+		 uint64_t off, uint64_t end, struct ptd_insncache_blk *out)
+{
+	struct ptd_insncache_blk *be = ptd_insncache_block(ic, f, off);
+	struct ptd_insncache_ent *ce;
+	struct pdec_insn insn;
+	uint64_t o = off;
+	uint32_t cnt = 0;
+
+	if (be && be->file == f && be->off == off) {
+		*out = *be;
+		return 0;
+	}
+	for (;;) {
+		if (o >= end || o >= f->size || cnt == UINT32_MAX || o - off > UINT32_MAX)
+			return -1;
+		ce = ptd_insncache_slot(ic, f, o);
+		if (ce && ce->file == f && ce->off == o) {
+			insn = ce->insn;
+		} else {
+			if (ptd_pinsn_decode(pi, f->data + o, f->size - o, o, f->is_64_bit, &insn))
+				return -1;
+			if (ce) {
+				ce->file = f;
+				ce->off = o;
+				ce->insn = insn;
+			}
+		}
+		cnt++;
+		if (insn.branch != PDEC_BR_NO_BRANCH)
+			break;
+		o += insn.length;
+	}
+	out->file = f;
+	out->off = off;
+	out->insn_cnt = cnt;
+	out->to_branch = (uint32_t)(o - off);
+	out->insn = insn;
+	if (be)
+		*be = *out;
+	return 0;
+}
+
+const struct ptd_jccrun *ptd_jccrun_get(struct ptd_jccruns *r, struct ptd_insncache *ic,
+					struct ptd_pinsn *pi, const struct ptd_dsofile *f,
+					uint64_t off, uint64_t begin, uint64_t end,
+					uint32_t outcomes)
+{
+	uint64_t h = (off + (uint64_t)(uintptr_t)f + ((uint64_t)outcomes << 40)) *
+		     0x9e3779b97f4a7c15ULL;
+	struct ptd_insncache_blk b;
+	struct ptd_jccrun *e;
+	uint64_t o = off, cnt = 0;
+	unsigned i;
+
+	if (!r->e && !r->no_mem && !(r->e = calloc((size_t)1 << RUN_BITS, sizeof(*r->e))))
+		r->no_mem = 1;
+	if (!r->e)
+		return NULL;
+	e = &r->e[h >> (64 - RUN_BITS)];
+	if (e->file == f && e->off == off && e->outcomes == outcomes)
+		return e->n ? e : NULL;
+	e->file = f;
+	e->off = off;
+	e->outcomes = outcomes;
+	e->lo = e->hi = off;
+	for (i = 0; i < PDEC_JCC_MAX; i++) {
+		uint64_t br;
+
+		if (o < begin || block(ic, pi, f, o, end, &b) || b.insn.branch != PDEC_BR_CONDITIONAL)
+			break;
+		br = o + b.to_branch;
+		cnt += b.insn_cnt;
+		if (cnt > UINT32_MAX)
+			break;
+		if (o < e->lo)
+			e->lo = o;
+		if (br > e->hi)
+			e->hi = br;
+		e->insn_cnt[i] = (uint32_t)cnt;
+		o = br + b.insn.length;
+		if (outcomes & (1u << (PDEC_JCC_MAX - 1 - i)))
+			o += (uint64_t)(int64_t)b.insn.rel;
+		e->off_after[i] = o;
+	}
+	e->n = i;
+	return i ? e : NULL;
+}
+
+void ptd_jccruns_fini(struct ptd_jccruns *r)
+{
+	free(r->e);
+	r->e = NULL;
+}

@@ -1,0 +1,42 @@
+/* Runs of conditional branches for the Intel PT decoder's fast path
+ * (pdec_params.walk_jcc): from a block start and the outcomes of the next
+ * PDEC_JCC_MAX conditional branches, the blocks walked one after the
+ * other, each ending in a conditional branch followed as its outcome says.
+ * Cached by (dso file, file offset, outcomes), in a direct-mapped table,
+ * as insncache.h caches single blocks (and with the same blocks: a run is
+ * built from the block cache and fills it). */
+#ifndef PTD_JCCRUN_H
+#define PTD_JCCRUN_H
+
+#include <stdint.h>
+
+#include "decoders/intel-pt/pdec.h"
+#include "decoders/intel-pt/pinsn.h"
+#include "dsofiles.h"
+#include "insncache.h"
+
+struct ptd_jccrun {
+	const void *file;       /* NULL: empty */
+	uint64_t off;
+	uint32_t outcomes;      /* PDEC_JCC_MAX bits, the first in the top one; 1: taken */
+	uint32_t n;             /* steps known */
+	uint64_t lo, hi;        /* file offsets of the first block start and the last
+	                           branch: the map must hold [lo, hi] */
+	uint32_t insn_cnt[PDEC_JCC_MAX];   /* instructions to the end of step i */
+	uint64_t off_after[PDEC_JCC_MAX];  /* file offset where step i leaves */
+};
+
+struct ptd_jccruns {
+	struct ptd_jccrun *e;   /* allocated at the first use */
+	int no_mem;
+};
+
+/* The run from offset off of f, mapped over file offsets [begin, end),
+ * for the outcomes given; NULL when none (no memory, or no step). */
+const struct ptd_jccrun *ptd_jccrun_get(struct ptd_jccruns *r, struct ptd_insncache *ic,
+					struct ptd_pinsn *pi, const struct ptd_dsofile *f,
+					uint64_t off, uint64_t begin, uint64_t end,
+					uint32_t outcomes);
+void ptd_jccruns_fini(struct ptd_jccruns *r);
+
+#endif
