@@ -446,6 +446,16 @@ int pdec_walk_tip(struct ptd_pdec *d)
 	return pdec_bug(d);
 }
 
+/* After the state of a taken bit (or a compressed return): 0 to return
+ * it; when it is skipped, -EAGAIN while the packet has bits left (walk
+ * on), PDEC_SKIPPED when it is used up. */
+static int next_bit(struct ptd_pdec *d)
+{
+	if (!d->skip_bound || !pdec_skip_state(d))
+		return 0;
+	return d->tnt.count ? -EAGAIN : PDEC_SKIPPED;
+}
+
 int pdec_walk_tnt(struct ptd_pdec *d)
 {
 	struct pdec_insn insn;
@@ -459,8 +469,11 @@ int pdec_walk_tnt(struct ptd_pdec *d)
 				return err;
 		}
 		err = walk_insn(d, &insn, 0);
-		if (err == PDEC_RETURN)
+		if (err == PDEC_RETURN) {
+			if (d->skip_bound && pdec_skip_state(d))
+				continue;   /* an unconditional branch: the packet is as it was */
 			return 0;
+		}
 		if (err)
 			return err;
 		if (insn.op == PDEC_OP_RET) {
@@ -475,7 +488,9 @@ int pdec_walk_tnt(struct ptd_pdec *d)
 			d->state.from_ip = d->ip;
 			d->ip = d->ret_addr;
 			d->state.to_ip = d->ip;
-			return 0;
+			if ((err = next_bit(d)) == -EAGAIN)
+				continue;
+			return err;
 		}
 		if (insn.branch == PDEC_BR_INDIRECT) {
 			/* a deferred TIP */
@@ -502,7 +517,9 @@ int pdec_walk_tnt(struct ptd_pdec *d)
 				d->state.from_ip = d->ip;
 				d->ip += insn.length + (int64_t)insn.rel;
 				d->state.to_ip = d->ip;
-				return 0;
+				if ((err = next_bit(d)) == -EAGAIN)
+					continue;
+				return err;
 			}
 			/* not taken: an instruction sample if one is due */
 			if (d->state.type & PDEC_INSTRUCTION) {

@@ -127,6 +127,47 @@ static int cyc_packet(const uint8_t *buf, size_t len, struct pdec_pkt *out)
 	return (int)offs;
 }
 
+/* The packets most of a trace is made of, decoded as libipt decodes them
+ * (its pt_pkt_read_tnt and pt_pkt_read_ip), without its per-packet set-up:
+ * PAD, short TNT, and TIP, TIP.PGE, TIP.PGD and FUP with a valid IP
+ * compression that fits.  0 for any other: libipt decodes those. */
+static int quick_packet(const uint8_t *p, size_t len, struct pdec_pkt *out)
+{
+	static const uint8_t ip_bytes[8] = { 0, 2, 4, 6, 6, 0xff, 8, 0xff };
+	unsigned b = p[0], ipc, i;
+	uint64_t ip = 0;
+
+	out->count = 0;
+	out->payload = 0;
+	if (b == 0) {
+		out->type = PK_PAD;
+		return 1;
+	}
+	if (!(b & 1) && b != 2) {
+		unsigned bits = b >> 1, size = 31 - (unsigned)__builtin_clz(bits);
+
+		out->type = PK_TNT;
+		out->count = (int)size;
+		out->payload = (uint64_t)(bits ^ (1u << size)) << (64 - size);
+		return 1;
+	}
+	switch (b & 0x1f) {
+	case 0x0d: out->type = PK_TIP; break;
+	case 0x11: out->type = PK_TIP_PGE; break;
+	case 0x01: out->type = PK_TIP_PGD; break;
+	case 0x1d: out->type = PK_FUP; break;
+	default: return 0;
+	}
+	ipc = b >> 5;
+	if (ip_bytes[ipc] == 0xff || len < 1u + ip_bytes[ipc])
+		return 0;
+	for (i = ip_bytes[ipc]; i; i--)
+		ip = ip << 8 | p[i];
+	out->count = (int)ipc;
+	out->payload = ip;
+	return 1 + ip_bytes[ipc];
+}
+
 /* The packet at off of the piece [buf, buf + len) that pk decodes, into
  * *out; its size, or <= 0 when bad. */
 static int parse(struct pt_packet_decoder *pk, const uint8_t *buf, size_t len, size_t off,
@@ -139,6 +180,8 @@ static int parse(struct pt_packet_decoder *pk, const uint8_t *buf, size_t len, s
 		return 0;
 	if ((buf[off] & 3) == 3)
 		return cyc_packet(buf + off, len - off, out);
+	if ((rc = quick_packet(buf + off, len - off, out)))
+		return rc;
 	if (pt_pkt_sync_set(pk, off) < 0)
 		return 0;
 	rc = pt_pkt_next(pk, &pkt, sizeof(pkt));
@@ -146,6 +189,28 @@ static int parse(struct pt_packet_decoder *pk, const uint8_t *buf, size_t len, s
 		return 0;
 	if (convert(&pkt, out))
 		return 0;
+	return rc;
+}
+
+int pdec_test_packet(const uint8_t *buf, size_t len, bool quick, struct pdec_pkt *out)
+{
+	struct pt_packet_decoder *pk;
+	struct pt_config cfg;
+	struct pt_packet pkt;
+	int rc = 0;
+
+	if (!len)
+		return 0;
+	if (quick)
+		return (buf[0] & 3) == 3 ? 0 : quick_packet(buf, len, out);
+	pt_config_init(&cfg);
+	cfg.begin = (uint8_t *)buf;
+	cfg.end = (uint8_t *)buf + len;
+	pk = pt_pkt_alloc_decoder(&cfg);
+	if (pk && pt_pkt_sync_set(pk, 0) >= 0 && (rc = pt_pkt_next(pk, &pkt, sizeof(pkt))) > 0 &&
+	    convert(&pkt, out))
+		rc = 0;
+	pt_pkt_free_decoder(pk);
 	return rc;
 }
 

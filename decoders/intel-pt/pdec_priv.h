@@ -89,7 +89,7 @@ struct ptd_pdec {
 	/* ptd_pdec_decode_to: plain branch states below skip_bound are not
 	 * returned (0: all are); the largest timestamp of those skipped by
 	 * runs of conditional branches (pdec_jcc_run) */
-	uint64_t skip_bound, skipped_timestamp;
+	uint64_t skip_bound, skip_kernel_start, skipped_timestamp;
 	unsigned jcc_wait, jcc_backoff;   /* attempts to let go by, after runs too short */
 
 	/* stuck-loop detection */
@@ -110,6 +110,10 @@ bool pdec_next_tsc(const uint8_t *buf, size_t len, uint64_t *tsc, size_t *rem);
 bool pdec_next_psb(const uint8_t **buf, size_t *len);
 bool pdec_step_psb(const uint8_t **buf, size_t *len);
 int pdec_scan_for_psb(struct ptd_pdec *d);
+/* For the tests: the packet at buf through the quick path for the
+ * commonest packets (0 when it does not take it), or through libipt
+ * alone; its size, or <= 0 when bad. */
+int pdec_test_packet(const uint8_t *buf, size_t len, bool quick, struct pdec_pkt *out);
 /* Look ahead from the packet after the current one, without moving:
  * cb returns non-zero to stop.  Stays within the current piece. */
 void pdec_lookahead(struct ptd_pdec *d, int (*cb)(const struct pdec_pkt *pkt, void *data),
@@ -132,7 +136,25 @@ bool pdec_fup_event(struct ptd_pdec *d, bool no_tip);
 int pdec_walk_fup(struct ptd_pdec *d);
 int pdec_walk_tip(struct ptd_pdec *d);
 int pdec_walk_tnt(struct ptd_pdec *d);
-/* pdec_jcc.c: through a run of conditional branches of the TNT packet in
+/* Does a state made in this packet state take the sample time (perf's
+ * intel_pt_sample_time)? */
+static inline bool pdec_sample_time_state(int st)
+{
+	switch (st) {
+	case ST_TNT: case ST_TIP: case ST_TIP_PGD: case ST_FUP: case ST_FUP_NO_TIP:
+	case ST_FUP_IN_PSB:
+		return false;
+	default:
+		return true;
+	}
+}
+
+/* pdec_skip.c: skipping states for ptd_pdec_decode_to().
+ * A walk's state just made, before it returns it: when
+ * ptd_pdec_decode_to() would skip it, do what that and the decoder do
+ * between it and the next state, and return true: the walk goes on. */
+bool pdec_skip_state(struct ptd_pdec *d);
+/* Through a run of conditional branches of the TNT packet in
  * one go, as if their states were returned and skipped.  Returns 0 (the
  * packet has bits left, or the run stopped), -EAGAIN (the packet is used
  * up: on to the next), or PDEC_SKIPPED (used up, its last bit's state

@@ -657,20 +657,9 @@ static int resample(struct ptd_pdec *d)
 }
 
 /* Is the sample time brought up to date after a walk ending in this state? */
-static bool sample_time_state(int st)
-{
-	switch (st) {
-	case ST_TNT: case ST_TIP: case ST_TIP_PGD: case ST_FUP: case ST_FUP_NO_TIP:
-	case ST_FUP_IN_PSB:
-		return false;
-	default:
-		return true;
-	}
-}
-
 /* One state, as perf's intel_pt_decode() makes it, but for its estimated
  * timestamp. */
-static void decode_one(struct ptd_pdec *d)
+static inline __attribute__((always_inline)) void decode_one(struct ptd_pdec *d)
 {
 	int err;
 
@@ -743,7 +732,7 @@ static void decode_one(struct ptd_pdec *d)
 			d->state.cbr_payload = d->cbr_payload;
 			d->state.cbr = d->cbr;
 		}
-		if (sample_time_state(d->pkt_state)) {
+		if (pdec_sample_time_state(d->pkt_state)) {
 			pdec_update_sample_time(d);
 			if (d->sample_cyc) {
 				d->sample_tot_cyc_cnt = d->tot_cyc_cnt;
@@ -770,7 +759,14 @@ const struct ptd_pstate *ptd_pdec_decode_to(struct ptd_pdec *d, uint64_t bound,
 {
 	uint64_t skipped = 0;
 
+	if (!bound) {
+		decode_one(d);
+		d->state.skipped_timestamp = 0;
+		d->state.est_timestamp = pdec_est_timestamp(d);
+		return &d->state;
+	}
 	d->skip_bound = bound;
+	d->skip_kernel_start = kernel_start;
 	d->skipped_timestamp = 0;
 	for (;;) {
 		decode_one(d);

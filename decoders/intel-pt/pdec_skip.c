@@ -1,5 +1,6 @@
-/* Runs of conditional branches: the decoder's fast path for consumers that
- * skip plain branch states (ptd_pdec_decode_to).  Each taken bit of a TNT
+/* Skipping states for consumers that ignore plain branch states
+ * (ptd_pdec_decode_to): a state skipped where the walk makes it, and runs
+ * of conditional branches, the decoder's fast path.  Each taken bit of a TNT
  * packet makes a state that would be returned, skipped and decoded past;
  * here the steps of a run come from the walk_jcc callback (blocks it has
  * walked before) and the decoder is left as that one state at a time
@@ -9,6 +10,35 @@
 #include "decoders/intel-pt/pdec_priv.h"
 
 #include <errno.h>
+
+bool pdec_skip_state(struct ptd_pdec *d)
+{
+	bool update;
+	uint64_t ts, ks = d->skip_kernel_start;
+
+	if (!d->skip_bound || d->state.type != PDEC_BRANCH || d->cbr != d->cbr_seen)
+		return false;
+	update = pdec_sample_time_state(d->pkt_state);
+	ts = update ? d->timestamp : d->sample_timestamp;
+	if (ts >= d->skip_bound ||
+	    ((d->state.from_ip >= ks || !d->state.from_ip) && d->state.to_ip && d->state.to_ip < ks))
+		return false;
+	/* what decode_one() does after a state, and ptd_pdec_decode_to()
+	 * with one it skips */
+	if (update) {
+		pdec_update_sample_time(d);
+		if (d->sample_cyc) {
+			d->sample_tot_cyc_cnt = d->tot_cyc_cnt;
+			d->sample_cyc = false;
+		}
+	}
+	d->nr = d->next_nr;
+	if (ts > d->skipped_timestamp)
+		d->skipped_timestamp = ts;
+	d->state.type = PDEC_BRANCH;
+	d->state.flags = 0;
+	return true;
+}
 
 /* One run; the steps taken (*err: what pdec_jcc_run returns). */
 static unsigned run_once(struct ptd_pdec *d, int *err)
