@@ -468,8 +468,7 @@ static int run_decoder(struct ptd_ptq *q, struct queue *pq, uint64_t *ts)
 		pq->state = st;
 		pq->have_sample = 1;
 		ptd_ptq_sample_flags(pq);
-		if (!q->conf.timeless && (st->from_ip >= KERNEL_START || !st->from_ip) && st->to_ip &&
-		    st->to_ip < KERNEL_START)
+		if (!q->conf.timeless && ptd_pdec_to_user(st->from_ip, st->to_ip, KERNEL_START))
 			pq->timestamp = st->est_timestamp;   /* estimated upon return to user space */
 		else if (st->timestamp > pq->timestamp)
 			pq->timestamp = st->timestamp;

@@ -18,6 +18,7 @@
 #ifndef PTD_DECODERS_INTEL_PT_PDEC_H
 #define PTD_DECODERS_INTEL_PT_PDEC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -172,6 +173,14 @@ void ptd_pdec_free(struct ptd_pdec *d);   /* NULL-safe */
 /* The next state; borrowed until the next call.  err PDEC_ERR_NODATA: the
  * trace is used up. */
 const struct ptd_pstate *ptd_pdec_decode(struct ptd_pdec *d);
+
+/* Is a branch from from_ip to to_ip a return to user space: from the
+ * kernel (or from nowhere) to below kernel_start?  perf estimates the
+ * time of those; ptd_pdec_decode_to() never skips them. */
+static inline bool ptd_pdec_to_user(uint64_t from_ip, uint64_t to_ip, uint64_t kernel_start)
+{
+	return (from_ip >= kernel_start || !from_ip) && to_ip && to_ip < kernel_start;
+}
 
 /* The same, for a consumer that ignores plain branches: states that
  * report a branch and nothing else (type PDEC_BRANCH, no error), with a

@@ -168,12 +168,26 @@ static int quick_packet(const uint8_t *p, size_t len, struct pdec_pkt *out)
 	return 1 + ip_bytes[ipc];
 }
 
+/* The packet at off of the piece that pk decodes, by libipt, into *out;
+ * its size, or <= 0 when bad. */
+static int parse_ipt(struct pt_packet_decoder *pk, size_t off, struct pdec_pkt *out)
+{
+	struct pt_packet pkt;
+	int rc;
+
+	if (pt_pkt_sync_set(pk, off) < 0)
+		return 0;
+	rc = pt_pkt_next(pk, &pkt, sizeof(pkt));
+	if (rc <= 0 || convert(&pkt, out))
+		return 0;
+	return rc;
+}
+
 /* The packet at off of the piece [buf, buf + len) that pk decodes, into
  * *out; its size, or <= 0 when bad. */
 static int parse(struct pt_packet_decoder *pk, const uint8_t *buf, size_t len, size_t off,
 		 struct pdec_pkt *out)
 {
-	struct pt_packet pkt;
 	int rc;
 
 	if (!pk || off >= len)
@@ -182,21 +196,13 @@ static int parse(struct pt_packet_decoder *pk, const uint8_t *buf, size_t len, s
 		return cyc_packet(buf + off, len - off, out);
 	if ((rc = quick_packet(buf + off, len - off, out)))
 		return rc;
-	if (pt_pkt_sync_set(pk, off) < 0)
-		return 0;
-	rc = pt_pkt_next(pk, &pkt, sizeof(pkt));
-	if (rc <= 0)
-		return 0;
-	if (convert(&pkt, out))
-		return 0;
-	return rc;
+	return parse_ipt(pk, off, out);
 }
 
 int pdec_test_packet(const uint8_t *buf, size_t len, bool quick, struct pdec_pkt *out)
 {
 	struct pt_packet_decoder *pk;
 	struct pt_config cfg;
-	struct pt_packet pkt;
 	int rc = 0;
 
 	if (!len)
@@ -207,9 +213,8 @@ int pdec_test_packet(const uint8_t *buf, size_t len, bool quick, struct pdec_pkt
 	cfg.begin = (uint8_t *)buf;
 	cfg.end = (uint8_t *)buf + len;
 	pk = pt_pkt_alloc_decoder(&cfg);
-	if (pk && pt_pkt_sync_set(pk, 0) >= 0 && (rc = pt_pkt_next(pk, &pkt, sizeof(pkt))) > 0 &&
-	    convert(&pkt, out))
-		rc = 0;
+	if (pk)
+		rc = parse_ipt(pk, 0, out);
 	pt_pkt_free_decoder(pk);
 	return rc;
 }

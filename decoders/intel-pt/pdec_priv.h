@@ -163,7 +163,21 @@ int pdec_jcc_run(struct ptd_pdec *d);
 
 /* pdec_trace.c */
 int pdec_walk_fup_tip(struct ptd_pdec *d);
+
+/* pdec_psb.c: a PSB+ once in sync (pdec_walk_psbend: its rest; pdec_psb:
+ * all of it, making a PSB state; pdec_psb_with_fup: when its FUP binds,
+ * false when it does not), and getting in sync (pdec_walk_psb: the PSB+
+ * from the current packet; pdec_sync_psb: from the next PSB on). */
 int pdec_walk_psbend(struct ptd_pdec *d);
+int pdec_psb(struct ptd_pdec *d);
+int pdec_fup_in_psb(struct ptd_pdec *d);
+bool pdec_psb_with_fup(struct ptd_pdec *d, int *err);
+int pdec_walk_psb(struct ptd_pdec *d);
+int pdec_sync_psb(struct ptd_pdec *d);
+static inline void pdec_mode_exec_status(struct ptd_pdec *d)
+{
+	(void)d;   /* the execution mode's interrupt flag needs event trace */
+}
 
 /* pdec_hop.c: what walk_trace does with the packet in quick mode */
 enum { PDEC_HOP_PROCESS, PDEC_HOP_IGNORE, PDEC_HOP_RETURN, PDEC_HOP_AGAIN };

@@ -11,17 +11,26 @@
 
 #include <errno.h>
 
+/* What a state skipped with timestamp ts leaves behind, besides the
+ * sample time. */
+static inline void skipped(struct ptd_pdec *d, uint64_t ts)
+{
+	d->nr = d->next_nr;
+	if (ts > d->skipped_timestamp)
+		d->skipped_timestamp = ts;
+}
+
 bool pdec_skip_state(struct ptd_pdec *d)
 {
 	bool update;
-	uint64_t ts, ks = d->skip_kernel_start;
+	uint64_t ts;
 
 	if (!d->skip_bound || d->state.type != PDEC_BRANCH || d->cbr != d->cbr_seen)
 		return false;
 	update = pdec_sample_time_state(d->pkt_state);
 	ts = update ? d->timestamp : d->sample_timestamp;
 	if (ts >= d->skip_bound ||
-	    ((d->state.from_ip >= ks || !d->state.from_ip) && d->state.to_ip && d->state.to_ip < ks))
+	    ptd_pdec_to_user(d->state.from_ip, d->state.to_ip, d->skip_kernel_start))
 		return false;
 	/* what decode_one() does after a state, and ptd_pdec_decode_to()
 	 * with one it skips */
@@ -32,9 +41,7 @@ bool pdec_skip_state(struct ptd_pdec *d)
 			d->sample_cyc = false;
 		}
 	}
-	d->nr = d->next_nr;
-	if (ts > d->skipped_timestamp)
-		d->skipped_timestamp = ts;
+	skipped(d, ts);
 	d->state.type = PDEC_BRANCH;
 	d->state.flags = 0;
 	return true;
@@ -78,12 +85,8 @@ static unsigned run_once(struct ptd_pdec *d, int *err)
 	if (taken) {
 		/* the last taken branch's state took the sample time; the walks
 		 * after it counted on both instruction counts alike */
-		d->sample_timestamp = d->timestamp;
-		d->sample_insn_cnt = d->timestamp_insn_cnt;
-		d->state.cycles = d->tot_cyc_cnt;
-		d->nr = d->next_nr;
-		if (d->timestamp > d->skipped_timestamp)
-			d->skipped_timestamp = d->timestamp;
+		pdec_update_sample_time(d);
+		skipped(d, d->timestamp);
 	}
 	d->tnt.count -= (int)k;
 	d->tnt.payload <<= k;

@@ -1,15 +1,11 @@
-/* The perf-semantics decoder's packet loop (see pdec.h): synchronizing at
- * PSB, reading packets until one needs instructions walked, and the
- * per-call bookkeeping of ptd_pdec_decode() (sample time, CBR changes). */
+/* The perf-semantics decoder's packet loop (see pdec.h): reading packets
+ * until one needs instructions walked, getting in sync after an error
+ * (the PSB+ itself is pdec_psb.c's), and the per-call bookkeeping of
+ * ptd_pdec_decode() (sample time, CBR changes). */
 #include "decoders/intel-pt/pdec_priv.h"
 
 #include <errno.h>
 #include <string.h>
-
-static void mode_exec_status(struct ptd_pdec *d)
-{
-	(void)d;   /* the execution mode's interrupt flag needs event trace */
-}
 
 int pdec_walk_fup_tip(struct ptd_pdec *d)
 {
@@ -91,155 +87,6 @@ int pdec_walk_fup_tip(struct ptd_pdec *d)
 			return -ENOENT;
 		}
 	}
-}
-
-/* The rest of a PSB+ once synchronized. */
-int pdec_walk_psbend(struct ptd_pdec *d)
-{
-	int err;
-
-	d->in_psb = true;
-	for (;;) {
-		err = pdec_get_next_packet(d);
-		if (err)
-			goto out;
-		switch (d->packet.type) {
-		case PK_PSBEND:
-			err = 0;
-			goto out;
-		case PK_OVF:
-			err = pdec_overflow(d);
-			goto out;
-		case PK_TSC: pdec_calc_tsc_timestamp(d); break;
-		case PK_TMA: pdec_calc_tma(d); break;
-		case PK_CBR: pdec_calc_cbr(d); break;
-		case PK_MODE_EXEC: mode_exec_status(d); break;
-		case PK_PIP: d->pip_payload = d->packet.payload; pdec_set_nr(d); break;
-		case PK_FUP:
-			d->pge = true;
-			if (d->packet.count) {
-				pdec_set_last_ip(d);
-				d->psb_ip = d->last_ip;
-			}
-			break;
-		case PK_MODE_TSX: d->tx_flags = d->packet.payload & PDEC_IN_TX; break;
-		case PK_MTC:
-			pdec_calc_mtc_timestamp(d);
-			if (d->p.period_type == PDEC_PERIOD_MTC)
-				d->state.type |= PDEC_INSTRUCTION;
-			break;
-		case PK_CYC: pdec_calc_cyc_timestamp(d); break;
-		case PK_VMCS:
-		case PK_MNT:
-		case PK_PAD:
-			break;
-		default:
-			/* "Unexpected packet" */
-			d->have_tma = false;
-			err = -EAGAIN;
-			goto out;
-		}
-	}
-out:
-	d->in_psb = false;
-	return err;
-}
-
-static int psb(struct ptd_pdec *d)
-{
-	int err;
-
-	d->last_ip = 0;
-	d->psb_ip = 0;
-	d->have_last_ip = true;
-	pdec_clear_stack(d);
-	err = pdec_walk_psbend(d);
-	if (err)
-		return err;
-	d->state.type = PDEC_PSB_EVT;
-	d->state.from_ip = d->psb_ip;
-	d->state.to_ip = 0;
-	return 0;
-}
-
-static int fup_in_psb(struct ptd_pdec *d)
-{
-	int err;
-
-	if (d->ip != d->last_ip) {
-		err = pdec_walk_fup(d);
-		if (!err || err != -EAGAIN)
-			return err;
-	}
-	d->pkt_state = ST_IN_SYNC;
-	err = psb(d);
-	if (err) {
-		d->pkt_state = ST_ERR_RESYNC;
-		return -ENOENT;
-	}
-	return 0;
-}
-
-struct psb_info {
-	struct pdec_pkt fup_packet;
-	bool fup;
-	int after_psbend;
-};
-
-/* The FUP of a PSB+, unless a TIP.PGE follows the PSBEND closely. */
-static int psb_lookahead_cb(const struct pdec_pkt *pkt, void *data)
-{
-	struct psb_info *in = data;
-
-	switch (pkt->type) {
-	case PK_MNT: case PK_TSC: case PK_TMA: case PK_MODE_EXEC: case PK_MODE_TSX:
-	case PK_MTC: case PK_CYC: case PK_VMCS: case PK_CBR: case PK_PIP:
-		if (in->after_psbend && !--in->after_psbend)
-			return 1;
-		return 0;
-	case PK_FUP:
-		if (in->after_psbend || in->fup || pkt->count == 0)
-			return 1;
-		in->fup_packet = *pkt;
-		in->fup = true;
-		return 0;
-	case PK_PSBEND:
-		if (!in->fup)
-			return 1;
-		in->after_psbend = 6;
-		return 0;
-	case PK_TIP_PGE:
-		if (in->after_psbend)
-			in->fup = false;
-		return 1;
-	case PK_PTWRITE: case PK_PTWRITE_IP: case PK_EXSTOP: case PK_EXSTOP_IP:
-	case PK_MWAIT: case PK_PWRE: case PK_PWRX:
-		if (in->after_psbend) {
-			if (!--in->after_psbend)
-				return 1;
-			return 0;
-		}
-		return 1;
-	default:
-		return 1;
-	}
-}
-
-static bool psb_with_fup(struct ptd_pdec *d, int *err)
-{
-	struct psb_info in;
-
-	if (!d->p.branch_enable)
-		return false;
-	memset(&in, 0, sizeof(in));
-	pdec_lookahead(d, psb_lookahead_cb, &in);
-	if (!in.fup)
-		return false;
-	d->packet = in.fup_packet;
-	pdec_set_last_ip(d);
-	d->pkt_state = ST_FUP_IN_PSB;
-	*err = fup_in_psb(d);
-	return true;
 }
 
 static int mode_tsx(struct ptd_pdec *d, bool *no_tip)
@@ -366,9 +213,9 @@ next:
 		case PK_PSB:
 			d->state.psb_offset = d->pos;
 			d->psb_ip = 0;
-			if (psb_with_fup(d, &err))
+			if (pdec_psb_with_fup(d, &err))
 				return err;
-			err = psb(d);
+			err = pdec_psb(d);
 			if (err == -EAGAIN)
 				goto next;
 			return err;
@@ -466,64 +313,6 @@ next:
 	}
 }
 
-/* PSB+ while getting in sync. */
-static int walk_psb(struct ptd_pdec *d)
-{
-	int err;
-
-	d->in_psb = true;
-	for (;;) {
-		err = pdec_get_next_packet(d);
-		if (err)
-			goto out;
-		switch (d->packet.type) {
-		case PK_TIP_PGD:
-			d->continuous_period = false;
-			/* fall through */
-		case PK_TIP_PGE: case PK_TIP: case PK_PTWRITE: case PK_PTWRITE_IP:
-		case PK_EXSTOP: case PK_EXSTOP_IP: case PK_MWAIT: case PK_PWRE: case PK_PWRX:
-			err = -ENOENT;   /* "Unexpected packet" */
-			goto out;
-		case PK_FUP:
-			d->pge = true;
-			if (pdec_have_ip(d)) {
-				pdec_set_ip(d);
-				d->psb_ip = d->ip;
-			}
-			break;
-		case PK_MTC: pdec_calc_mtc_timestamp(d); break;
-		case PK_TSC: pdec_calc_tsc_timestamp(d); break;
-		case PK_TMA: pdec_calc_tma(d); break;
-		case PK_CYC: pdec_calc_cyc_timestamp(d); break;
-		case PK_CBR: pdec_calc_cbr(d); break;
-		case PK_PIP: d->pip_payload = d->packet.payload; pdec_set_nr(d); break;
-		case PK_MODE_EXEC: mode_exec_status(d); break;
-		case PK_MODE_TSX: d->tx_flags = d->packet.payload & PDEC_IN_TX; break;
-		case PK_TRACESTOP:
-			d->pge = false;
-			d->continuous_period = false;
-			d->tx_flags = 0;
-			/* fall through */
-		case PK_TNT:
-			d->have_tma = false;
-			d->pkt_state = d->ip ? ST_IN_SYNC : ST_ERR_RESYNC;
-			err = -ENOENT;
-			goto out;
-		case PK_OVF:
-			err = pdec_overflow(d);
-			goto out;
-		case PK_PSBEND:
-			err = 0;
-			goto out;
-		default:
-			break;
-		}
-	}
-out:
-	d->in_psb = false;
-	return err;
-}
-
 static int walk_to_ip(struct ptd_pdec *d)
 {
 	int err;
@@ -570,7 +359,7 @@ static int walk_to_ip(struct ptd_pdec *d)
 		case PK_CYC: pdec_calc_cyc_timestamp(d); break;
 		case PK_CBR: pdec_calc_cbr(d); break;
 		case PK_PIP: d->pip_payload = d->packet.payload; pdec_set_nr(d); break;
-		case PK_MODE_EXEC: mode_exec_status(d); break;
+		case PK_MODE_EXEC: pdec_mode_exec_status(d); break;
 		case PK_MODE_TSX: d->tx_flags = d->packet.payload & PDEC_IN_TX; break;
 		case PK_OVF:
 			return pdec_overflow(d);
@@ -586,7 +375,7 @@ static int walk_to_ip(struct ptd_pdec *d)
 			d->last_ip = 0;
 			d->have_last_ip = true;
 			pdec_clear_stack(d);
-			err = walk_psb(d);
+			err = pdec_walk_psb(d);
 			if (err)
 				return err;
 			d->state.type = PDEC_PSB_EVT;
@@ -620,33 +409,6 @@ static int sync_ip(struct ptd_pdec *d)
 	return 0;
 }
 
-static int sync_psb(struct ptd_pdec *d)
-{
-	int err;
-
-	d->pge = false;
-	d->continuous_period = false;
-	d->have_last_ip = false;
-	d->last_ip = 0;
-	d->psb_ip = 0;
-	d->ip = 0;
-	pdec_clear_stack(d);
-	err = pdec_scan_for_psb(d);
-	if (err)
-		return err;
-	d->have_last_ip = true;
-	d->pkt_state = ST_IN_SYNC;
-	err = walk_psb(d);
-	if (err)
-		return err;
-	d->state.type = PDEC_PSB_EVT;
-	d->state.from_ip = d->psb_ip;
-	d->state.to_ip = 0;
-	if (d->ip)
-		d->pkt_state = d->p.quick ? ST_RESAMPLE : ST_IN_SYNC;
-	return 0;
-}
-
 static int resample(struct ptd_pdec *d)
 {
 	d->pkt_state = ST_IN_SYNC;
@@ -656,7 +418,6 @@ static int resample(struct ptd_pdec *d)
 	return 0;
 }
 
-/* Is the sample time brought up to date after a walk ending in this state? */
 /* One state, as perf's intel_pt_decode() makes it, but for its estimated
  * timestamp. */
 static inline __attribute__((always_inline)) void decode_one(struct ptd_pdec *d)
@@ -668,7 +429,7 @@ static inline __attribute__((always_inline)) void decode_one(struct ptd_pdec *d)
 		d->state.flags = 0;
 		switch (d->pkt_state) {
 		case ST_NO_PSB:
-			err = sync_psb(d);
+			err = pdec_sync_psb(d);
 			break;
 		case ST_NO_IP:
 			d->have_last_ip = false;
@@ -702,7 +463,7 @@ static inline __attribute__((always_inline)) void decode_one(struct ptd_pdec *d)
 				err = walk_trace(d);
 			break;
 		case ST_FUP_IN_PSB:
-			err = fup_in_psb(d);
+			err = pdec_fup_in_psb(d);
 			break;
 		case ST_RESAMPLE:
 			err = resample(d);
@@ -771,8 +532,7 @@ const struct ptd_pstate *ptd_pdec_decode_to(struct ptd_pdec *d, uint64_t bound,
 	for (;;) {
 		decode_one(d);
 		if (d->state.type != PDEC_BRANCH || d->state.err || d->state.timestamp >= bound ||
-		    ((d->state.from_ip >= kernel_start || !d->state.from_ip) && d->state.to_ip &&
-		     d->state.to_ip < kernel_start))
+		    ptd_pdec_to_user(d->state.from_ip, d->state.to_ip, kernel_start))
 			break;
 		if (d->state.timestamp > skipped)
 			skipped = d->state.timestamp;
