@@ -294,10 +294,12 @@ static void walk_jcc(void *ctx, uint64_t ip, uint64_t bits, unsigned nbits,
 	run->n = n;
 }
 
-static int walk(void *ctx, struct pdec_insn *insn, uint64_t *insn_cnt_out, uint64_t *ip,
-		uint64_t to_ip, uint64_t max_insn_cnt)
+/* walk() where its first block is not one walked before: instruction by
+ * instruction, through the instruction cache, caching the blocks made. */
+static __attribute__((noinline)) int walk_slow(struct queue *pq, struct pdec_insn *insn,
+					       uint64_t *insn_cnt_out, uint64_t *ip,
+					       uint64_t to_ip, uint64_t max_insn_cnt)
 {
-	struct queue *pq = ctx;
 	struct ptd_ptq *q = pq->q;
 	const struct ptd_map *map;
 	struct ptd_dsofile *f;
@@ -381,6 +383,33 @@ static int walk(void *ctx, struct pdec_insn *insn, uint64_t *insn_cnt_out, uint6
 	}
 out:
 	*insn_cnt_out = insn_cnt;
+	return 0;
+}
+
+/* pdec_params.walk: the commonest case, a block walked before from *ip,
+ * inline; the rest in walk_slow(). */
+static int walk(void *ctx, struct pdec_insn *insn, uint64_t *insn_cnt_out, uint64_t *ip,
+		uint64_t to_ip, uint64_t max_insn_cnt)
+{
+	struct queue *pq = ctx;
+	struct ptd_ptq *q = pq->q;
+	const struct ptd_map *map;
+	const struct ptd_insncache_blk *be;
+	struct ptd_dsofile *f;
+	uint64_t off;
+
+	if ((to_ip && *ip == to_ip) || (pq->tid == -1 && *ip < KERNEL_START) ||
+	    !(f = walk_file(q, pq, *ip, &map)) || !f->data)
+		return walk_slow(pq, insn, insn_cnt_out, ip, to_ip, max_insn_cnt);
+	off = *ip - map->start + map->pgoff;
+	be = ptd_insncache_block(&q->insns, f, off);
+	if (!be || be->file != f || be->off != off ||
+	    (max_insn_cnt && be->insn_cnt > max_insn_cnt) || *ip + be->to_branch >= map->end ||
+	    (to_ip && to_ip > *ip && to_ip <= *ip + be->to_branch))
+		return walk_slow(pq, insn, insn_cnt_out, ip, to_ip, max_insn_cnt);
+	*insn_cnt_out = be->insn_cnt;
+	*ip += be->to_branch;
+	*insn = be->insn;
 	return 0;
 }
 

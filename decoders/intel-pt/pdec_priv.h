@@ -191,11 +191,52 @@ void pdec_calc_mtc_timestamp(struct ptd_pdec *d);
 void pdec_calc_cbr(struct ptd_pdec *d);
 void pdec_calc_cyc_timestamp(struct ptd_pdec *d);
 void pdec_mtc_cyc_cnt_pge(struct ptd_pdec *d);
-void pdec_update_sample_time(struct ptd_pdec *d);
 uint64_t pdec_est_timestamp(const struct ptd_pdec *d);
 void pdec_setup_period(struct ptd_pdec *d);
-uint64_t pdec_next_sample(struct ptd_pdec *d);
 void pdec_sample_insn(struct ptd_pdec *d);
 void pdec_reposition(struct ptd_pdec *d);
+
+/* Inline, as they run at every walk: the sample time brought up to date,
+ * and the instructions to the next sample (perf's
+ * intel_pt_next_sample; 0: no limit). */
+static inline void pdec_update_sample_time(struct ptd_pdec *d)
+{
+	d->sample_timestamp = d->timestamp;
+	d->sample_insn_cnt = d->timestamp_insn_cnt;
+	d->state.cycles = d->tot_cyc_cnt;
+}
+
+static inline uint64_t pdec_next_period(struct ptd_pdec *d)
+{
+	uint64_t timestamp = d->timestamp + d->timestamp_insn_cnt;
+	uint64_t masked = timestamp & d->period_mask;
+
+	if (d->continuous_period) {
+		if (masked > d->last_masked_timestamp)
+			return 1;
+	} else {
+		timestamp += 1;
+		masked = timestamp & d->period_mask;
+		if (masked > d->last_masked_timestamp) {
+			d->last_masked_timestamp = masked;
+			d->continuous_period = true;
+		}
+	}
+	if (masked < d->last_masked_timestamp)
+		return d->period_ticks;
+	return d->period_ticks - (timestamp - masked);
+}
+
+static inline uint64_t pdec_next_sample(struct ptd_pdec *d)
+{
+	switch (d->p.period_type) {
+	case PDEC_PERIOD_INSTRUCTIONS:
+		return d->p.period - d->period_insn_cnt;
+	case PDEC_PERIOD_TICKS:
+		return pdec_next_period(d);
+	default:
+		return 0;
+	}
+}
 
 #endif

@@ -32,13 +32,6 @@ void pdec_reposition(struct ptd_pdec *d)
 	d->have_tma = false;
 }
 
-void pdec_update_sample_time(struct ptd_pdec *d)
-{
-	d->sample_timestamp = d->timestamp;
-	d->sample_insn_cnt = d->timestamp_insn_cnt;
-	d->state.cycles = d->tot_cyc_cnt;
-}
-
 uint64_t pdec_est_timestamp(const struct ptd_pdec *d)
 {
 	uint64_t est = d->sample_insn_cnt << 1;
@@ -355,39 +348,6 @@ void pdec_setup_period(struct ptd_pdec *d)
 
 		d->period_mask = ~(period - 1);
 		d->period_ticks = period;
-	}
-}
-
-static uint64_t next_period(struct ptd_pdec *d)
-{
-	uint64_t timestamp = d->timestamp + d->timestamp_insn_cnt;
-	uint64_t masked = timestamp & d->period_mask;
-
-	if (d->continuous_period) {
-		if (masked > d->last_masked_timestamp)
-			return 1;
-	} else {
-		timestamp += 1;
-		masked = timestamp & d->period_mask;
-		if (masked > d->last_masked_timestamp) {
-			d->last_masked_timestamp = masked;
-			d->continuous_period = true;
-		}
-	}
-	if (masked < d->last_masked_timestamp)
-		return d->period_ticks;
-	return d->period_ticks - (timestamp - masked);
-}
-
-uint64_t pdec_next_sample(struct ptd_pdec *d)
-{
-	switch (d->p.period_type) {
-	case PDEC_PERIOD_INSTRUCTIONS:
-		return d->p.period - d->period_insn_cnt;
-	case PDEC_PERIOD_TICKS:
-		return next_period(d);
-	default:
-		return 0;
 	}
 }
 
