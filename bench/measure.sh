@@ -8,43 +8,63 @@
 #     output to /dev/null; appends "W MODE tool run wall maxrss status" to
 #     $OUT/times.tsv.
 
-# mode "export": the SQLite export of calls (bench/export.sh), not an
-# --itrace mode; compared by the rows of each table
+# modes "export" and "pgexport": the call/return export to SQLite or
+# PostgreSQL (bench/export.sh), not --itrace modes; compared by the rows
+# of each table
 perf_cmd() {
-	if [ "$2" = export ]; then echo "sh $BENCH_DIR/export.sh perf $1 $OUT/perf.db"
-	else echo "perf script -i $1 --itrace=$2"; fi
+	case $2 in
+	export) echo "sh $BENCH_DIR/export.sh perf sqlite $1 $OUT/perf.db" ;;
+	pgexport) echo "sh $BENCH_DIR/export.sh perf postgresql $1 bench_perf" ;;
+	*) echo "perf script -i $1 --itrace=$2" ;;
+	esac
 }
 ptd_cmd() {
-	if [ "$2" = export ]; then echo "sh $BENCH_DIR/export.sh ptdecode $1 $OUT/ptdecode.db"
-	else echo "$PTDECODE -i $1 --itrace=$2 --quiet"; fi
+	case $2 in
+	export) echo "sh $BENCH_DIR/export.sh ptdecode sqlite $1 $OUT/ptdecode.db" ;;
+	pgexport) echo "sh $BENCH_DIR/export.sh ptdecode postgresql $1 bench_ptdecode" ;;
+	*) echo "$PTDECODE -i $1 --itrace=$2 --quiet" ;;
+	esac
 }
 
-# the tables' row counts of an exported database, one line
+# the tables' row counts of an exported database (an SQLite file, or a
+# PostgreSQL database name with pg), one line
 db_rows() {
 	for _t in threads comms dsos symbols samples call_paths calls; do
-		printf '%s=%s ' "$_t" "$(sqlite3 "$1" "select count(*) from $_t" 2>&1)"
+		if [ "${2:-}" = pg ]; then
+			_c=$(psql -X -q -A -t -d "$1" -c "select count(*) from $_t" 2>&1)
+		else
+			_c=$(sqlite3 "$1" "select count(*) from $_t" 2>&1)
+		fi
+		printf '%s=%s ' "$_t" "$_c"
 	done
 }
 
 check_export() {
-	_w=$1 _f=$3
+	_w=$1 _m=$2 _f=$3
 	# shellcheck disable=SC2046
-	$(perf_cmd "$_f" export) 2>/dev/null
+	$(perf_cmd "$_f" "$_m") 2>/dev/null
 	# shellcheck disable=SC2046
-	$(ptd_cmd "$_f" export) 2>/dev/null
-	_a=$(db_rows "$OUT/perf.db") _b=$(db_rows "$OUT/ptdecode.db")
-	_bytes=$(wc -c < "$OUT/perf.db" 2>/dev/null || echo 0)
-	if [ "$_a" = "$_b" ]; then
-		printf '%s\texport\tsame\t%s\t%s\n' "$_w" "$_bytes" "rows: $_a" >> "$OUT/check.tsv"
+	$(ptd_cmd "$_f" "$_m") 2>/dev/null
+	if [ "$_m" = pgexport ]; then
+		_a=$(db_rows bench_perf pg) _b=$(db_rows bench_ptdecode pg)
+		_bytes=$(psql -X -q -A -t -d postgres -c "select pg_database_size('bench_perf')" 2>/dev/null || echo 0)
+		psql -X -q -d postgres -c "DROP DATABASE IF EXISTS bench_perf" -c "DROP DATABASE IF EXISTS bench_ptdecode" \
+			>/dev/null 2>&1
 	else
-		printf '%s\texport\tdiffer\t%s\t%s\n' "$_w" "$_bytes" "perf: $_a; ptdecode: $_b" >> "$OUT/check.tsv"
+		_a=$(db_rows "$OUT/perf.db") _b=$(db_rows "$OUT/ptdecode.db")
+		_bytes=$(wc -c < "$OUT/perf.db" 2>/dev/null || echo 0)
+		rm -f "$OUT/perf.db" "$OUT/ptdecode.db"
 	fi
-	rm -f "$OUT/perf.db" "$OUT/ptdecode.db"
+	if [ "$_a" = "$_b" ]; then
+		printf '%s\t%s\tsame\t%s\t%s\n' "$_w" "$_m" "$_bytes" "rows: $_a" >> "$OUT/check.tsv"
+	else
+		printf '%s\t%s\tdiffer\t%s\t%s\n' "$_w" "$_m" "$_bytes" "perf: $_a; ptdecode: $_b" >> "$OUT/check.tsv"
+	fi
 }
 
 check_same() {
 	_w=$1 _m=$2 _f=$3
-	if [ "$_m" = export ]; then
+	if [ "$_m" = export ] || [ "$_m" = pgexport ]; then
 		check_export "$@"
 		return
 	fi

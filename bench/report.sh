@@ -131,6 +131,13 @@ $(machine_desc)
   \`perf script --itrace=b -s export-to-sqlite.py DB all calls\` against
   \`ptdecode --itrace=b --export=sqlite:DB\`, compared by the row counts of
   the tables (the content is compared in tests/golden/export_sqlite.test).
+  Mode \`pgexport\` is the same export to PostgreSQL,
+  \`export-to-postgresql.py\` against \`--export=postgresql:dbname=DB\`,
+  into a throwaway server on loopback that the bench starts
+  (tests/pg_cluster.sh: fsync off, as in the tests); the database is
+  dropped before each run.  Its output size is the server's
+  pg_database_size of perf's database (content compared in
+  tests/golden/export_postgresql.test).
 
 ## Workloads
 
@@ -152,9 +159,9 @@ peak RSS grow with the trace.
 
 ## Not measured
 
-- The export to PostgreSQL, and the SQLite export on W1, W3 and W4 (perf's
-  Python export takes minutes per run: the mode \`export\` is timed once,
-  on W2 and W5, when perf's export-to-sqlite.py and PySide2 are here).
+- The exports on W1, W3 and W4 (perf's Python exports take minutes per
+  run: the modes \`export\` and \`pgexport\` are timed once, on W2 and
+  W5, when perf's scripts and PySide2's QtSql drivers are here).
 - Scaling with -j threads: ptdecode has no -j option yet; it decodes the
   queues one after the other on one thread, as perf does.
 

@@ -70,7 +70,37 @@ if [ -n "$PERF_EXPORT_SCRIPT" ] && command -v sqlite3 > /dev/null &&
 else
 	echo "bench: no export mode (needs perf's export-to-sqlite.py, PySide2.QtSql, sqlite3)" >&2
 fi
-export PERF_EXPORT_SCRIPT PTDECODE
+# the PostgreSQL export, when perf's export-to-postgresql.py can run here
+# (PySide2.QtSql with its PostgreSQL driver) and a throwaway server starts
+# on loopback (tests/pg_cluster.sh, stopped at the end)
+for PERF_PG_EXPORT_SCRIPT in /usr/lib/perf-core/scripts/python/export-to-postgresql.py \
+	/usr/libexec/perf-core/scripts/python/export-to-postgresql.py ""; do
+	[ -f "$PERF_PG_EXPORT_SCRIPT" ] && break
+done
+PG_WHY=""
+if [ -z "$PERF_PG_EXPORT_SCRIPT" ] || ! command -v psql > /dev/null; then
+	PG_WHY="needs perf's export-to-postgresql.py and psql"
+elif ! /usr/bin/python3 -c 'import sys; from PySide2.QtSql import QSqlDatabase as D; sys.exit("QPSQL" not in D.drivers())' \
+	2>/dev/null; then
+	PG_WHY="PySide2.QtSql has no PostgreSQL driver (libqt5sql5-psql)"
+else
+	# a directory of its own: the server's user must reach it, and
+	# pg_cluster.sh opens the parent's mode to it ($WORK's parents may be
+	# private)
+	PG_DIR=$(mktemp -d "${TMPDIR:-/tmp}/ptdecode-bench-pg.XXXXXX")
+	trap 'sh "$top/tests/pg_cluster.sh" stop "$PG_DIR/pg"; rm -rf "$PG_DIR"' EXIT
+	PG_SERVER=$(sh "$top/tests/pg_cluster.sh" start "$PG_DIR/pg") ||
+		PG_WHY="no PostgreSQL server starts here: $PG_SERVER"
+fi
+if [ -z "$PG_WHY" ]; then
+	unset PGDATABASE PGSERVICE PGPASSWORD PGOPTIONS PGHOSTADDR
+	PGHOST=${PG_SERVER% *} PGPORT=${PG_SERVER#* } PGUSER=$(id -un)
+	export PGHOST PGPORT PGUSER
+	EXPORT_MODE="$EXPORT_MODE pgexport"
+else
+	echo "bench: no pgexport mode ($PG_WHY)" >&2
+fi
+export PERF_EXPORT_SCRIPT PERF_PG_EXPORT_SCRIPT PTDECODE OUT
 MODES="$MODES$EXPORT_MODE"
 WORKLOADS="W1 W2 W3 W4 W5"
 EXPORT_WORKLOADS="W2 W5"
@@ -96,9 +126,9 @@ done
 : > "$OUT/times.tsv"
 for w in $WORKLOADS; do
 	for m in $MODES; do
-		# the export (perf's Python script takes minutes): W2 and W5, one run
+		# the exports (perf's Python scripts take minutes): W2 and W5, one run
 		_runs=$RUNS
-		if [ "$m" = export ]; then
+		if [ "$m" = export ] || [ "$m" = pgexport ]; then
 			case " $EXPORT_WORKLOADS " in *" $w "*) _runs=1 ;; *) continue ;; esac
 		fi
 		say "$w --itrace=$m: compare, then $_runs timed runs of each"
