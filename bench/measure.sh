@@ -7,6 +7,7 @@
 # time_pair W MODE FILE RUNS  RUNS alternating runs of perf, then ptdecode,
 #     output to /dev/null; appends "W MODE tool run wall maxrss status" to
 #     $OUT/times.tsv.
+# time_jobs: -j scaling, below.
 
 # modes "export" and "pgexport": the call/return export to SQLite or
 # PostgreSQL (bench/export.sh), not --itrace modes; compared by the rows
@@ -95,6 +96,37 @@ check_same() {
 		rm -f "$OUT/diff.a" "$OUT/diff.b"
 	fi
 	printf '%s\t%s\tdiffer\t%s\t%s\n' "$_w" "$_m" "$_obytes" "$_detail" >> "$OUT/check.tsv"
+}
+
+# time_jobs W MODE FILE RUNS: ptdecode alone with -j 1 to -j $(nproc) and
+#     without -j, RUNS alternating runs; appends "W MODE JOBS run wall
+#     maxrss status" to $OUT/jobs.tsv, and "W MODE J:same|differs ..." (each
+#     -j's output against -j 1's, by cksum) to $OUT/jobs-check.txt.
+time_jobs() {
+	_w=$1 _m=$2 _f=$3 _runs=$4 _n=$(nproc)
+	_ref=$("$PTDECODE" -j 1 -i "$_f" --itrace="$_m" --quiet 2>/dev/null | cksum)
+	_same="" _j=2
+	while [ "$_j" -le "$_n" ]; do
+		if [ "$("$PTDECODE" -j "$_j" -i "$_f" --itrace="$_m" --quiet 2>/dev/null | cksum)" = "$_ref" ]; then
+			_same="$_same $_j:same"
+		else
+			_same="$_same $_j:differs"
+		fi
+		_j=$((_j + 1))
+	done
+	echo "$_w $_m$_same" >> "$OUT/jobs-check.txt"
+	_r=1
+	while [ "$_r" -le "$_runs" ]; do
+		for _j in $(seq 1 "$_n") default; do
+			if [ "$_j" = default ]; then
+				_res=$("$RUNSTAT" -e /dev/null -- "$PTDECODE" -i "$_f" --itrace="$_m" --quiet)
+			else
+				_res=$("$RUNSTAT" -e /dev/null -- "$PTDECODE" -j "$_j" -i "$_f" --itrace="$_m" --quiet)
+			fi
+			printf '%s\t%s\t%s\t%s\t%s\n' "$_w" "$_m" "$_j" "$_r" "$_res" | tr ' ' '\t' >> "$OUT/jobs.tsv"
+		done
+		_r=$((_r + 1))
+	done
 }
 
 time_pair() {

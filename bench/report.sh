@@ -22,6 +22,22 @@ workload_table() {
 	done
 }
 
+# awk: the timed runs of key k = $1 SUBSEP $2 SUBSEP $3 ("W MODE x run
+# wall maxrss status" lines): t[k, i], n[k], the largest rss[k], a
+# failed status bad[k], and median(k) of the wall times
+AWK_RUNS='
+	{
+		t[k, ++n[k]] = $5
+		if ($6 > rss[k]) rss[k] = $6
+		if ($7 != 0) bad[k] = $7
+	}
+	function median(k,   i, j, m, v, x) {
+		m = n[k]
+		for (i = 1; i <= m; i++) v[i] = t[k, i]
+		for (i = 2; i <= m; i++) { x = v[i]; for (j = i - 1; j >= 1 && v[j] > x; j--) v[j + 1] = v[j]; v[j + 1] = x }
+		return m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
+	}'
+
 # one row per workload and mode: medians, ratio, throughput, peak RSS
 results_table() {
 	for _i in "$WORK"/*.info; do
@@ -35,16 +51,8 @@ results_table() {
 	{
 		k = $1 SUBSEP $2 SUBSEP $3
 		if (!(k in n)) { order[++nk] = $1 SUBSEP $2; n[k] = 0 }
-		t[k, ++n[k]] = $5
-		if ($6 > rss[k]) rss[k] = $6
-		if ($7 != 0) bad[k] = $7
 	}
-	function median(k,   i, j, m, v, x) {
-		m = n[k]
-		for (i = 1; i <= m; i++) v[i] = t[k, i]
-		for (i = 2; i <= m; i++) { x = v[i]; for (j = i - 1; j >= 1 && v[j] > x; j--) v[j + 1] = v[j]; v[j + 1] = x }
-		return m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
-	}
+	'"$AWK_RUNS"'
 	END {
 		print "| workload | --itrace | runs | perf s | ptdecode s | speed-up (perf / ptdecode) | ptdecode MB/s | perf MB/s | ptdecode M insn/s | perf M insn/s | peak RSS perf / ptdecode (MB) | output |"
 		print "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
@@ -71,6 +79,31 @@ results_table() {
 		for (i = 1; i <= nm; i++)
 			if (ml[i] in cnt) printf "- %s: %.2f\n", ml[i], exp(lr[ml[i]] / cnt[ml[i]])
 	}' modes="$MODES" "$OUT/sizes.txt" "$OUT/check.tsv" "$OUT/times.tsv"
+}
+
+# -j: one row per mode and -j (and the default): medians, against -j 1
+jobs_table() {
+	echo "| workload | --itrace | -j | runs | ptdecode s | speed-up over -j 1 | peak RSS MB | output against -j 1 |"
+	echo "|---|---|---|---:|---:|---:|---:|---|"
+	awk -F'\t' '
+	FILENAME ~ /check/ { na = split($0, a, " "); for (i = 3; i <= na; i++) { split(a[i], b, ":"); same[a[1] SUBSEP a[2] SUBSEP b[1]] = b[2] } next }
+	{
+		k = $1 SUBSEP $2 SUBSEP $3
+		if (!(k in n)) order[++nk] = k
+	}
+	'"$AWK_RUNS"'
+	END {
+		for (o = 1; o <= nk; o++) {
+			split(order[o], k3, SUBSEP)
+			base = median(k3[1] SUBSEP k3[2] SUBSEP 1); md = median(order[o])
+			st = k3[3] == 1 ? "-" : (k3[3] == "default" ? "(the default)" : same[order[o]])
+			if (st == "differs") st = "**differs**"
+			if (order[o] in bad) st = st ", exit status " bad[order[o]]
+			printf "| %s | %s | %s | %d | %.3f | **%.2f** | %.1f | %s |\n", k3[1], k3[2],
+				k3[3] == "default" ? "none" : k3[3], n[order[o]], md, (md > 0 ? base / md : 0),
+				rss[order[o]] / 1024, st
+		}
+	}' "$OUT/jobs-check.txt" "$OUT/jobs.tsv"
 }
 
 check_table() {
@@ -162,8 +195,17 @@ peak RSS grow with the trace.
 - The exports on W1, W3 and W4 (perf's Python exports take minutes per
   run: the modes \`export\` and \`pgexport\` are timed once, on W2 and
   W5, when perf's scripts and PySide2's QtSql drivers are here).
-- Scaling with -j threads: ptdecode has no -j option yet; it decodes the
-  queues one after the other on one thread, as perf does.
+
+## Scaling with -j
+
+$JOBS_W-x$JOBS_SCALE ($JOBS_W's program run $JOBS_SCALE times longer: two AUX queues), ptdecode
+alone with -j 1 (one thread) up to one thread per online CPU, and
+without -j (the default: threads only in modes where they were measured
+to pay, for two queues or more and 8 MiB of trace; doc/design.md,
+"Decoding ahead").  The outputs of every -j are compared with -j 1's;
+the tests compare them with perf script (tests/golden/jobs.test).
+
+$(jobs_table)
 
 ## Where ptdecode spends its time
 

@@ -105,9 +105,12 @@ MODES="$MODES$EXPORT_MODE"
 WORKLOADS="W1 W2 W3 W4 W5"
 EXPORT_WORKLOADS="W2 W5"
 SERIES_W=W2 SERIES_SCALES="4 16" SERIES_MODES="i100us b"
+# -j: W5 (two queues) four times longer, ptdecode alone
+JOBS_W=W5 JOBS_SCALE=4 JOBS_MODES="i100us e b"
 if [ -n "$SMOKE" ]; then
 	# the scripts' plumbing on tiny recordings; W3 (ptrace) and i0ns take long
 	SERIES_SCALES="" WORKLOADS="W1 W2 W4 W5" MODES="i100us b e$EXPORT_MODE" EXPORT_WORKLOADS=W2
+	JOBS_SCALE=1 JOBS_MODES=i100us
 fi
 t_start=$(date +%s)
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -122,6 +125,10 @@ for s in $SERIES_SCALES; do
 	say "recording $SERIES_W x$s"
 	record_workload "$SERIES_W" "$s" "$WORK"
 done
+if [ ! -f "$WORK/$JOBS_W-x$JOBS_SCALE.data" ]; then
+	say "recording $JOBS_W x$JOBS_SCALE"
+	record_workload "$JOBS_W" "$JOBS_SCALE" "$WORK"
+fi
 : > "$OUT/check.tsv"
 : > "$OUT/times.tsv"
 for w in $WORKLOADS; do
@@ -143,6 +150,12 @@ for s in $SERIES_SCALES; do
 		time_pair "$SERIES_W-x$s" "$m" "$WORK/$SERIES_W-x$s.data" 1
 	done
 done
+: > "$OUT/jobs.tsv"
+: > "$OUT/jobs-check.txt"
+for m in $JOBS_MODES; do
+	say "$JOBS_W x$JOBS_SCALE --itrace=$m: -j 1 to -j $(nproc), and without -j"
+	time_jobs "$JOBS_W-x$JOBS_SCALE" "$m" "$WORK/$JOBS_W-x$JOBS_SCALE.data" "$RUNS"
+done
 if [ -n "$PROFILE" ]; then
 	say "profiling ptdecode"
 	. "$BENCH_DIR/profile.sh"
@@ -155,7 +168,7 @@ RUN_DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
 # what --report-only needs to write the report again
 cat > "$OUT/meta" <<META
 SMOKE='$SMOKE' RUNS='$RUNS' REV='$REV' t_start='$t_start' t_end='$t_end'
-PTDECODE='$PTDECODE' MODES='$MODES' SERIES_W='$SERIES_W'
+PTDECODE='$PTDECODE' MODES='$MODES' SERIES_W='$SERIES_W' JOBS_W='$JOBS_W' JOBS_SCALE='$JOBS_SCALE'
 LOAD_START='$LOAD_START' LOAD_END='$LOAD_END' RUN_DATE='$RUN_DATE'
 META
 say "writing $DEST"

@@ -2,6 +2,7 @@
 #include "dsofiles.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@ struct ptd_dsofiles {
 	struct entry **all;
 	size_t n, cap;
 	char **names;                /* recorded names, parallel to all */
+	pthread_mutex_t mu;          /* ptd_dsofiles_get: the decode-ahead threads ask too */
 };
 
 struct ptd_dsofiles *ptd_dsofiles_new(const char *symfs, const char *buildid_dir)
@@ -36,6 +38,7 @@ struct ptd_dsofiles *ptd_dsofiles_new(const char *symfs, const char *buildid_dir
 
 	if (!f)
 		return NULL;
+	pthread_mutex_init(&f->mu, NULL);
 	if (symfs && *symfs && !(f->symfs = strdup(symfs)))
 		goto fail;
 	if (buildid_dir) {
@@ -71,6 +74,7 @@ void ptd_dsofiles_free(struct ptd_dsofiles *f)
 	ptd_u64map_fini(&f->by_name);
 	free(f->symfs);
 	free(f->buildid_dir);
+	pthread_mutex_destroy(&f->mu);
 	free(f);
 }
 
@@ -143,7 +147,7 @@ static void open_file(struct entry *e, const char *path)
 	}
 }
 
-struct ptd_dsofile *ptd_dsofiles_get(struct ptd_dsofiles *f, const struct ptd_map *map)
+static struct ptd_dsofile *get(struct ptd_dsofiles *f, const struct ptd_map *map)
 {
 	const char *name = map->filename ? map->filename : "";
 	uint64_t h = ptd_u64map_str_key(name);
@@ -193,4 +197,14 @@ struct ptd_dsofile *ptd_dsofiles_get(struct ptd_dsofiles *f, const struct ptd_ma
 		ptd_u64map_put(&f->by_name, h, (void *)(uintptr_t)(f->n + 1));
 	f->n++;
 	return &e->f;
+}
+
+struct ptd_dsofile *ptd_dsofiles_get(struct ptd_dsofiles *f, const struct ptd_map *map)
+{
+	struct ptd_dsofile *r;
+
+	pthread_mutex_lock(&f->mu);
+	r = get(f, map);
+	pthread_mutex_unlock(&f->mu);
+	return r;
 }

@@ -32,6 +32,8 @@ void ptd_options_usage(FILE *out)
 	      "  --ns              times with nanoseconds\n"
 	      "  --full-source-path  -F srcline shows the whole source file path\n"
 	      "  --max-blocks N    -F brstackinsn prints the last N blocks only\n"
+	      "  -j, --jobs N      decode Intel PT with N threads ahead of the output (default:\n"
+	      "                    one per online CPU; 1: on one thread); the output is the same\n"
 	      "  --inline, --no-inline  perf script's inline frames switch (on by default;\n"
 	      "                    they only appear in callchains unwound from stack\n"
 	      "                    copies, which Intel PT callchains are not)\n"
@@ -197,6 +199,7 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 		{ "full-source-path", no_argument, NULL, OPT_FULL_SOURCE_PATH },
 		{ "inline", no_argument, NULL, OPT_INLINE },
 		{ "max-blocks", required_argument, NULL, OPT_MAX_BLOCKS },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
 		BACKEND("mtc-freq"), BACKEND("nom-freq"),
 		BACKEND("cpuid-0x15.eax"), BACKEND("cpuid-0x15.ebx"),
@@ -224,7 +227,7 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 		return ptd_err_set(err, PTD_E_NOMEM, "out of memory");
 	opterr = 0;
 	optind = 1;
-	while ((idx = -1, c = getopt_long(argc, argv, ":Dsi:qhVF:C:", longopts, &idx)) != -1) {
+	while ((idx = -1, c = getopt_long(argc, argv, ":Dsi:qhVF:C:j:", longopts, &idx)) != -1) {
 		if (c >= OPT_PT && c < OPT_ITRACE && idx >= 0 && c != OPT_CPU &&
 		    !(c == OPT_FORMAT && optarg && (!strcmp(optarg, "json") || !strcmp(optarg, "ranges") ||
 					       !strcmp(optarg, "folded"))))
@@ -331,6 +334,18 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 		case OPT_FULL_SOURCE_PATH:
 			o->full_source_path = 1;
 			break;
+		case 'j': {
+			char *end;
+			long v;
+
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || v < 1 || v > 1024)
+				return ptd_err_set(err, PTD_E_INVAL, "-j needs a number of threads from "
+						   "1 to 1024, not '%s'", optarg);
+			o->jobs = (int)v;
+			break;
+		}
 		case OPT_MAX_BLOCKS: {
 			char *end;
 			long v;

@@ -55,6 +55,7 @@ struct ptd_options {
 	int ns;                               /* --ns */
 	int full_source_path;                 /* --full-source-path */
 	int max_blocks;                       /* --max-blocks N: brstackinsn's blocks */
+	int jobs;                             /* -j N: decoding threads (0: one per online CPU) */
 	int no_inline;                        /* --no-inline (perf's inline_name off); no
 	                                       * effect: perf adds inline frames only to
 	                                       * callchains unwound from stack copies */

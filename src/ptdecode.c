@@ -74,6 +74,7 @@ static int run_script(const struct ptd_options *o)
 	so.ns = o->ns;
 	so.full_source_path = o->full_source_path;
 	so.max_blocks = o->max_blocks;
+	so.jobs = o->jobs;
 	so.symfs = o->symfs;
 	so.buildid_dir = o->buildid_dir;
 	so.quiet = o->quiet;

@@ -1,5 +1,6 @@
 /* Intel PT queues replayed as perf script replays them: see ptq.h. */
 #include "ptq_priv.h"
+#include "ptq_ahead.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -8,9 +9,7 @@
 
 #include "common/vec.h"
 #include "decoders/intel-pt/pdec.h"
-#include "decoders/intel-pt/overlap.h"
 #include "decoders/intel-pt/pinsn.h"
-#include "dsofiles.h"
 #include "formats/perf/abi.h"
 #include "formats/perf/records.h"
 #include "tsc.h"
@@ -29,6 +28,7 @@ static void free_queues(struct ptd_ptq *q)
 {
 	size_t i;
 
+	ptd_ahead_stop(q);   /* the threads use the decoders */
 	for (i = 0; i < q->nr_queues; i++) {
 		ptd_pdec_free(q->queues[i].dec);
 		free(q->queues[i].buf);
@@ -109,308 +109,30 @@ static void set_current_tid(struct ptd_ptq *q, int32_t cpu, int32_t tid)
 		ptd_u64map_put(&q->cur_tid, (uint64_t)cpu + 1, (void *)(intptr_t)(tid + 2));
 }
 
-static void set_pid_tid_cpu(struct ptd_ptq *q, struct queue *pq)
+void ptd_ptq_pid_tid(const struct ptd_ptq *q, const struct queue *pq, int32_t cur_tid,
+		     int32_t *pid, int32_t *tid)
 {
 	const struct ptd_thread *t;
 
 	if (pq->aq->tid == -1 || q->conf.have_sched_switch) {
-		pq->tid = current_tid(q, pq->cpu);
-		if (pq->tid == -1)
-			pq->pid = -1;
+		*tid = cur_tid;
+		if (*tid == -1)
+			*pid = -1;
 	}
-	t = pq->tid != -1 ? ptd_machine_thread(&q->s->machine, pq->tid) : NULL;
+	t = *tid != -1 ? ptd_machine_thread(&q->s->machine, *tid) : NULL;
 	if (t)
-		pq->pid = t->pid;
-	else if (pq->tid == 0)
-		pq->pid = 0;   /* perf's idle thread, "swapper" */
+		*pid = t->pid;
+	else if (*tid == 0)
+		*pid = 0;   /* perf's idle thread, "swapper" */
 }
 
-/* ---- the decoder's callbacks --------------------------------------------- */
-
-/* Chunk idx of the queue's trace, read into *nb (*nb_size bytes, the
- * caller's to free); prev: the chunk before it (for snapshots, which
- * overlap: what prev did not hold).  Returns 1 with b filled, 0 when the
- * chunk gives nothing, or a negative errno. */
-static int load_chunk(struct queue *pq, size_t idx, const uint8_t *prev, size_t prev_size,
-		      uint8_t **nb, size_t *nb_size, struct pdec_buf *b)
+static void set_pid_tid_cpu(struct ptd_ptq *q, struct queue *pq)
 {
-	const struct ptd_aux_chunk *c = ptd_vec_at(&pq->aq->chunks, idx);
-	const uint8_t *start;
-	struct ptd_err e;
-	int consecutive;
-
-	*nb = NULL;
-	*nb_size = c->size;
-	if (!c->payload.available || !c->size)
-		return 0;
-	if (!(*nb = malloc(c->size)))
-		return -ENOMEM;
-	if (ptd_reader_read_payload(pq->q->s->reader, &c->payload, 0, *nb, c->size, &e))
-		goto none;
-	start = *nb;
-	consecutive = prev != NULL;
-	if (pq->q->conf.snapshot && prev) {
-		/* snapshots overlap: use what the previous one did not hold */
-		start = ptd_pt_find_overlap(prev, prev_size, *nb, c->size, 1, &consecutive);
-		if (start == *nb + c->size)
-			goto none;
-	} else if (pq->q->conf.snapshot) {
-		consecutive = 0;
+	ptd_ptq_pid_tid(q, pq, current_tid(q, pq->cpu), &pq->pid, &pq->tid);
+	if (!pq->ahead) {
+		pq->w.pid = pq->pid;
+		pq->w.tid = pq->tid;
 	}
-	b->buf = start;
-	b->len = c->size - (size_t)(start - *nb);
-	b->ref_timestamp = c->reference;
-	b->consecutive = consecutive;
-	b->trace_nr = idx + 1;
-	return 1;
-none:
-	free(*nb);
-	*nb = NULL;
-	return 0;
-}
-
-static int get_trace(void *ctx, struct pdec_buf *b)
-{
-	struct queue *pq = ctx;
-	uint8_t *nb;
-	size_t size;
-	int rc;
-
-	while (pq->next_chunk < pq->aq->chunks.len) {
-		rc = load_chunk(pq, pq->next_chunk++, pq->buf, pq->buf_size, &nb, &size, b);
-		if (rc < 0)
-			return rc;
-		if (!rc)
-			continue;
-		free(pq->buf);
-		pq->buf = nb;
-		pq->buf_size = size;
-		return 0;
-	}
-	b->len = 0;
-	return 0;
-}
-
-/* perf's intel_pt_pgd_ip: did a branch to ip leave the address filters?
- * User space addresses are matched by file and offset in the thread's
- * maps (no thread or no map: no). */
-static int pgd_ip(void *ctx, uint64_t ip)
-{
-	struct queue *pq = ctx;
-	struct ptd_ptq *q = pq->q;
-	const struct ptd_map *map;
-
-	if (ip >= KERNEL_START)
-		return ptd_addrfilters_left(&q->conf.filters, ip, NULL);
-	if (pq->tid == -1)
-		return 0;
-	map = ptd_machine_find_map_hint(&q->s->machine, pq->pid, 0, ip, q->now, &pq->maps);
-	if (!map)
-		return 0;
-	return ptd_addrfilters_left(&q->conf.filters, ip - map->start + map->pgoff, map->filename);
-}
-
-/* perf's intel_pt_lookahead: the chunks after the current one, as
- * get_trace would give them, until cb says stop */
-static int lookahead(void *ctx, int (*cb)(const struct pdec_buf *b, void *data), void *data)
-{
-	struct queue *pq = ctx;
-	const uint8_t *prev = pq->buf;
-	size_t prev_size = pq->buf_size, i;
-	uint8_t *old = NULL, *nb;
-	struct pdec_buf b;
-	int rc = 0;
-
-	for (i = pq->next_chunk; i < pq->aq->chunks.len; i++) {
-		size_t size;
-
-		memset(&b, 0, sizeof(b));
-		rc = load_chunk(pq, i, prev, prev_size, &nb, &size, &b);
-		if (rc < 0)
-			break;
-		if (!rc)
-			continue;
-		free(old);
-		old = nb;
-		prev = nb;
-		prev_size = size;
-		if ((rc = cb(&b, data)))
-			break;
-	}
-	free(old);
-	return rc < 0 ? rc : 0;
-}
-
-/* The file of the map ip is in (*map), or NULL when there is none. */
-static inline __attribute__((always_inline)) struct ptd_dsofile *walk_file(struct ptd_ptq *q, struct queue *pq, uint64_t ip,
-				     const struct ptd_map **map)
-{
-	struct ptd_dsofile *f;
-
-	*map = ptd_machine_find_map_hint(&q->s->machine, pq->pid, ip >= KERNEL_START, ip, q->now,
-					 &pq->maps);
-	if (!*map)
-		return NULL;
-	/* the machine keeps its file names for its lifetime: the same pointer
-	 * is the same name */
-	if (q->walk_file && (*map)->filename == q->walk_fname)
-		return q->walk_file;
-	f = ptd_dsofiles_get(q->cfg->files, *map);
-	if (f) {
-		q->walk_fname = (*map)->filename;
-		q->walk_file = f;
-	}
-	return f;
-}
-
-/* pdec_params.walk_jcc: a run of conditional branches from ip, when the
- * walk would find all its blocks in ip's map */
-static void walk_jcc(void *ctx, uint64_t ip, uint64_t bits, unsigned nbits,
-		     struct pdec_jcc_run *run)
-{
-	struct queue *pq = ctx;
-	struct ptd_ptq *q = pq->q;
-	const struct ptd_jccrun *e;
-	const struct ptd_map *map;
-	struct ptd_dsofile *f;
-	uint64_t off, end;
-	unsigned i, n;
-
-	if (pq->tid == -1 && ip < KERNEL_START)
-		return;
-	if (!(f = walk_file(q, pq, ip, &map)) || !f->data)
-		return;
-	off = ip - map->start + map->pgoff;
-	end = map->end - map->start + map->pgoff;
-	e = ptd_jccrun_get(&q->jcc, &q->insns, q->pinsn, f, off, map->pgoff, end,
-			   (uint32_t)(bits >> (64 - PDEC_JCC_MAX)));
-	if (!e || e->lo < map->pgoff || e->hi >= end)
-		return;
-	n = e->n < nbits ? e->n : nbits;
-	for (i = 0; i < n; i++) {
-		run->insn_cnt[i] = e->insn_cnt[i];
-		run->ip[i] = ip - off + e->off_after[i];
-	}
-	run->n = n;
-}
-
-/* walk() where its first block is not one walked before: instruction by
- * instruction, through the instruction cache, caching the blocks made. */
-static __attribute__((noinline)) int walk_slow(struct queue *pq, struct pdec_insn *insn,
-					       uint64_t *insn_cnt_out, uint64_t *ip,
-					       uint64_t to_ip, uint64_t max_insn_cnt)
-{
-	struct ptd_ptq *q = pq->q;
-	const struct ptd_map *map;
-	struct ptd_dsofile *f;
-	struct ptd_insncache_ent *ce;
-	struct ptd_insncache_blk *be;
-	uint64_t insn_cnt = 0, off, blk_off, blk_ip, blk_cnt;
-
-	insn->length = 0;
-	insn->op = PDEC_OP_OTHER;
-	if (to_ip && *ip == to_ip)
-		goto out;
-	if (pq->tid == -1 && *ip < KERNEL_START)
-		return -EINVAL;   /* no thread */
-	for (;;) {
-		if (!(f = walk_file(q, pq, *ip, &map)))
-			return -EINVAL;
-		if (!f->data) {
-			/* perf reports an unreadable dso twice, then quietly resyncs */
-			if (f->itrace_failed && f->itrace_seen)
-				return -ENOENT;
-			if (f->itrace_failed)
-				f->itrace_seen = 1;
-			f->itrace_failed = 1;
-			return -EINVAL;
-		}
-		off = *ip - map->start + map->pgoff;
-		/* a block walked before: used when the walk would not stop
-		 * inside it (at to_ip, after max_insn_cnt, at the map's end) */
-		be = ptd_insncache_block(&q->insns, f, off);
-		if (be && be->file == f && be->off == off &&
-		    (!max_insn_cnt || insn_cnt + be->insn_cnt <= max_insn_cnt) &&
-		    *ip + be->to_branch < map->end &&
-		    !(to_ip && to_ip > *ip && to_ip <= *ip + be->to_branch)) {
-			insn_cnt += be->insn_cnt;
-			*ip += be->to_branch;
-			*insn = be->insn;
-			goto out;
-		}
-		blk_off = off;
-		blk_ip = *ip;
-		blk_cnt = insn_cnt;
-		for (;;) {
-			if (off >= f->size)
-				return -EINVAL;
-			ce = ptd_insncache_slot(&q->insns, f, off);
-			if (ce && ce->file == f && ce->off == off) {
-				*insn = ce->insn;
-			} else {
-				if (ptd_pinsn_decode(q->pinsn, f->data + off, f->size - off, *ip,
-						     f->is_64_bit, insn))
-					return -EINVAL;
-				if (ce) {
-					ce->file = f;
-					ce->off = off;
-					ce->insn = *insn;
-				}
-			}
-			insn_cnt++;
-			if (insn->branch != PDEC_BR_NO_BRANCH) {
-				if (be && insn_cnt - blk_cnt <= UINT32_MAX && *ip - blk_ip <= UINT32_MAX) {
-					be->file = f;
-					be->off = blk_off;
-					be->insn_cnt = (uint32_t)(insn_cnt - blk_cnt);
-					be->to_branch = (uint32_t)(*ip - blk_ip);
-					be->insn = *insn;
-				}
-				goto out;
-			}
-			if (max_insn_cnt && insn_cnt >= max_insn_cnt)
-				goto out;
-			*ip += insn->length;
-			if (to_ip && *ip == to_ip) {
-				insn->length = 0;
-				insn->op = PDEC_OP_OTHER;
-				goto out;
-			}
-			if (*ip >= map->end)
-				break;
-			off += insn->length;
-		}
-	}
-out:
-	*insn_cnt_out = insn_cnt;
-	return 0;
-}
-
-/* pdec_params.walk: the commonest case, a block walked before from *ip,
- * inline; the rest in walk_slow(). */
-static int walk(void *ctx, struct pdec_insn *insn, uint64_t *insn_cnt_out, uint64_t *ip,
-		uint64_t to_ip, uint64_t max_insn_cnt)
-{
-	struct queue *pq = ctx;
-	struct ptd_ptq *q = pq->q;
-	const struct ptd_map *map;
-	const struct ptd_insncache_blk *be;
-	struct ptd_dsofile *f;
-	uint64_t off;
-
-	if ((to_ip && *ip == to_ip) || (pq->tid == -1 && *ip < KERNEL_START) ||
-	    !(f = walk_file(q, pq, *ip, &map)) || !f->data)
-		return walk_slow(pq, insn, insn_cnt_out, ip, to_ip, max_insn_cnt);
-	off = *ip - map->start + map->pgoff;
-	be = ptd_insncache_block(&q->insns, f, off);
-	if (!be || be->file != f || be->off != off ||
-	    (max_insn_cnt && be->insn_cnt > max_insn_cnt) || *ip + be->to_branch >= map->end ||
-	    (to_ip && to_ip > *ip && to_ip <= *ip + be->to_branch))
-		return walk_slow(pq, insn, insn_cnt_out, ip, to_ip, max_insn_cnt);
-	*insn_cnt_out = be->insn_cnt;
-	*ip += be->to_branch;
-	*insn = be->insn;
-	return 0;
 }
 
 /* perf's intel_pt_next_time: the next range end or start; 0 when none. */
@@ -471,6 +193,15 @@ static uint64_t skip_bound(const struct ptd_ptq *q, const struct queue *pq, uint
 	return pq->timestamp < ts ? ts : 0;
 }
 
+/* The queue's next state: from its decoder, or from the thread that
+ * decodes it ahead (which skips no more than bound would). */
+static inline const struct ptd_pstate *next_state(struct queue *pq, uint64_t bound)
+{
+	if (pq->ahead)
+		return ptd_ahead_next(pq->ahead);
+	return ptd_pdec_decode_to(pq->dec, bound, KERNEL_START);
+}
+
 /* perf's intel_pt_run_decoder: 0 when *ts was reached, 1 at the end. */
 static int run_decoder(struct ptd_ptq *q, struct queue *pq, uint64_t *ts)
 {
@@ -481,13 +212,15 @@ static int run_decoder(struct ptd_ptq *q, struct queue *pq, uint64_t *ts)
 	for (;;) {
 		if ((rc = ptd_ptq_sample(q, pq)))
 			return rc < 0 ? rc : -1;
-		st = ptd_pdec_decode_to(pq->dec, skip_bound(q, pq, *ts), KERNEL_START);
-		if (st->skipped_timestamp > pq->timestamp)
-			pq->timestamp = st->skipped_timestamp;
+		st = next_state(pq, skip_bound(q, pq, *ts));
+		if (pq->ahead && ptd_ahead_skipped(pq->ahead, st, &pq->timestamp, *ts)) {
+			*ts = pq->timestamp;
+			return 0;
+		}
+		ptd_ptq_track_time(&pq->timestamp, st, q->conf.timeless);
 		if (st->err) {
 			if (st->err == PDEC_ERR_NODATA)
 				return 1;
-			pq->timestamp = st->est_timestamp;
 			if (q->cfg->errors &&
 			    ptd_ptq_synth_error(q, st->err, pq->cpu, pq->pid, pq->tid, st->from_ip,
 						ptd_ptq_time(q, pq->timestamp), st->pos))
@@ -497,10 +230,6 @@ static int run_decoder(struct ptd_ptq *q, struct queue *pq, uint64_t *ts)
 		pq->state = st;
 		pq->have_sample = 1;
 		ptd_ptq_sample_flags(pq);
-		if (!q->conf.timeless && ptd_pdec_to_user(st->from_ip, st->to_ip, KERNEL_START))
-			pq->timestamp = st->est_timestamp;   /* estimated upon return to user space */
-		else if (st->timestamp > pq->timestamp)
-			pq->timestamp = st->timestamp;
 		if (pq->sel_timestamp && (rc = time_filter(q, pq, &ff_timestamp)))
 			return rc;
 		if (!q->conf.timeless && pq->timestamp >= *ts) {
@@ -584,7 +313,10 @@ static int setup_queues(struct ptd_ptq *q, const struct pdec_params *pp, struct 
 	if (!aq->queues.len)
 		return 0;
 	q->nr_queues = (size_t)max_idx + 1;
-	q->queues = calloc(q->nr_queues, sizeof(*q->queues));
+	/* aligned: their walkers are on cache lines of their own */
+	q->queues = aligned_alloc(64, q->nr_queues * sizeof(*q->queues));
+	if (q->queues)
+		memset(q->queues, 0, q->nr_queues * sizeof(*q->queues));
 	/* each queue is on the heap at most once: adding never fails */
 	q->heap.a = calloc(q->nr_queues, sizeof(*q->heap.a));
 	q->heap.cap = q->nr_queues;
@@ -605,22 +337,27 @@ static int setup_queues(struct ptd_ptq *q, const struct pdec_params *pp, struct 
 		pq->cpu = a->cpu;
 		pq->tid = a->tid;
 		pq->pid = -1;
+		pq->w.q = q;
+		pq->w.pq = pq;
+		pq->w.pid = pq->pid;
+		pq->w.tid = pq->tid;
+		pq->w.now = &q->now;
+		pq->w.pinsn = q->pinsn;
+		pq->w.insns = &q->insns;
+		pq->w.jcc = &q->jcc;
 		pq->cbr_seen = UINT32_MAX;
 		if (q->tsc_ranges) {   /* perf's intel_pt_setup_time_range */
 			pq->sel_start = !!q->tsc_ranges[0].start;
 			pq->sel_timestamp = pq->sel_start ? q->tsc_ranges[0].start : q->tsc_ranges[0].end;
 		}
-		p.walk = walk;
-		p.get_trace = get_trace;
-		p.lookahead = lookahead;
-		p.walk_jcc = walk_jcc;
-		if (q->conf.filters.n)
-			p.pgd_ip = pgd_ip;
-		p.ctx = pq;
+		ptd_ptq_callbacks(&p, q->conf.filters.n != 0);
+		p.ctx = &pq->w;
 		pq->dec = ptd_pdec_new(&p);
 		if (!pq->dec)
 			return ptd_err_set(err, PTD_E_NOMEM, "setting up the Intel PT queues: out of memory");
 	}
+	if (ptd_ahead_start(q))
+		return ptd_err_set(err, PTD_E_NOMEM, "starting the decode-ahead threads: out of memory");
 	for (i = 0; i < q->nr_queues && !q->conf.timeless; i++) {
 		struct queue *pq = &q->queues[i];
 		const struct ptd_pstate *st;
@@ -631,7 +368,7 @@ static int setup_queues(struct ptd_ptq *q, const struct pdec_params *pp, struct 
 		    ptd_pdec_fast_forward(pq->dec, pq->sel_timestamp))
 			return ptd_err_set(err, PTD_E_NOMEM, "fast-forwarding to the --time range: out of memory");
 		for (;;) {
-			st = ptd_pdec_decode(pq->dec);
+			st = next_state(pq, 0);
 			if (st->err == PDEC_ERR_NODATA)
 				break;
 			if (!st->err && st->timestamp)
@@ -650,26 +387,39 @@ static int setup_queues(struct ptd_ptq *q, const struct pdec_params *pp, struct 
 	return 0;
 }
 
-static int apply(struct ptd_ptq *q, const struct noted *n)
+int ptd_ptq_noted_tid(const struct ptd_ptq *q, const struct noted *n, int32_t *tid)
 {
 	int out = !!(n->misc & PTD_MISC_SWITCH_OUT);
 
+	if (n->type == PTD_REC_ITRACE_START) {
+		if (!q->conf.per_cpu_mmaps)
+			return 0;
+		*tid = (int32_t)n->np_tid;
+		return 1;
+	}
+	if (n->type != PTD_REC_SWITCH && n->type != PTD_REC_SWITCH_CPU_WIDE)
+		return 0;
+	if (q->conf.have_sched_switch == 3) {
+		/* perf sets the thread at switch-out (next) */
+		if (!out || n->type != PTD_REC_SWITCH_CPU_WIDE)
+			return 0;
+		*tid = (int32_t)n->np_tid;
+		return 1;
+	}
+	if (out)
+		return 0;
+	*tid = n->tid;
+	return 1;
+}
+
+static int apply(struct ptd_ptq *q, const struct noted *n)
+{
+	int32_t tid;
+
 	if (n->type == PTD_REC_AUX && (n->aux_flags & PTD_AUX_FLAG_TRUNCATED) && q->cfg->errors)
 		return ptd_ptq_synth_error(q, PDEC_ERR_LOST, n->cpu, n->pid, n->tid, 0, n->time, 0);
-	if (n->type == PTD_REC_ITRACE_START) {
-		if (q->conf.per_cpu_mmaps)
-			set_current_tid(q, n->cpu, (int32_t)n->np_tid);
-	} else if (n->type == PTD_REC_SWITCH || n->type == PTD_REC_SWITCH_CPU_WIDE) {
-		if (q->conf.have_sched_switch == 3) {
-			if (!out)
-				return 0;   /* perf sets the thread at switch-out (next) */
-			if (n->type != PTD_REC_SWITCH_CPU_WIDE)
-				return 0;
-			set_current_tid(q, n->cpu, (int32_t)n->np_tid);
-		} else if (!out) {
-			set_current_tid(q, n->cpu, n->tid);
-		}
-	}
+	if (ptd_ptq_noted_tid(q, n, &tid))
+		set_current_tid(q, n->cpu, tid);
 	return 0;
 }
 
@@ -736,6 +486,7 @@ int ptd_ptq_run(struct ptd_ptq *q, struct ptd_session *s, const struct ptd_ptq_c
 	q->now = UINT64_MAX;
 	rc = q->conf.timeless ? process_timeless(q, -1) : process_queues(q, UINT64_MAX);
 out:
+	ptd_ahead_stop(q);
 	if (q->stop)
 		return q->stop;
 	if (rc < 0)

@@ -100,6 +100,8 @@ struct ptd_ptq_cfg {
 	/* -C: AUX data of other CPUs is not decoded (NULL: all); bit c of byte c / 8 */
 	const uint8_t *cpu_bitmap;
 	unsigned cpu_bitmap_bits;
+	unsigned jobs;              /* -j: threads decoding ahead (1: none; 0: as many as
+	                               online CPUs, where they pay: ptq_ahead.h) */
 };
 
 struct ptd_ptq;

@@ -27,6 +27,25 @@ struct noted {
 	uint64_t aux_flags;
 };
 
+/* What the decoder's callbacks see (ptq.c): the thread the walk is in,
+ * the perf time of the maps, and the caches.  Serial decoding: the
+ * queue's pid and tid, &q->now and the replay's caches; decoding ahead
+ * (ptq_ahead.c): those the decode-ahead thread sets. */
+struct walker {
+	struct ptd_ptq *q;
+	struct queue *pq;
+	int32_t pid, tid;
+	const uint64_t *now;
+	struct ptd_map_hint maps;     /* the walk's last maps */
+	struct ptd_pinsn *pinsn;
+	struct ptd_insncache *insns;  /* decoded instructions by (file, offset) */
+	struct ptd_jccruns *jcc;      /* runs of conditional branches, the same way */
+	const char *fname;            /* the walk's last map file name, */
+	struct ptd_dsofile *file;     /* and its file (NULL: none yet) */
+};
+
+struct ptd_ahead_q;
+
 struct queue {
 	struct ptd_ptq *q;
 	const struct ptd_aux_queue *aq;
@@ -48,7 +67,10 @@ struct queue {
 	uint64_t sel_timestamp;       /* --time: the next range start or end (TSC), 0 none */
 	size_t sel_idx;
 	int sel_start;                /* sel_timestamp is a start */
-	struct ptd_map_hint maps;     /* the walk's last maps */
+	struct ptd_ahead_q *ahead;    /* decoded ahead by a thread (NULL: serial) */
+	/* the decoder's callbacks' (their ctx), on cache lines of their own:
+	 * a decode-ahead thread uses them while the replay writes the rest */
+	_Alignas(64) struct walker w;
 };
 
 
@@ -63,11 +85,10 @@ struct ptd_ptq {
 	size_t nr_queues;
 	struct ptd_auxheap heap;      /* perf's auxtrace heap of queue numbers */
 	struct ptd_u64map cur_tid;    /* cpu + 1 -> tid + 2 (so -1 is storable) */
-	struct ptd_pinsn *pinsn;
-	struct ptd_insncache insns;   /* decoded instructions by (file, offset) */
-	struct ptd_jccruns jcc;       /* runs of conditional branches, the same way */
-	const char *walk_fname;       /* the walk's last map file name, */
-	struct ptd_dsofile *walk_file;  /* and its file (NULL: none yet) */
+	struct ptd_pinsn *pinsn;      /* serial decoding's caches (struct walker) */
+	struct ptd_insncache insns;
+	struct ptd_jccruns jcc;
+	struct ptd_ahead *ahead;      /* the decode-ahead threads (NULL: none) */
 	uint64_t now;                 /* perf time: sideband applied up to here */
 	uint64_t skip;
 	int skip_branches;            /* no sample comes of a plain branch state */
@@ -82,6 +103,36 @@ struct ptd_ptq {
 static inline uint64_t ptd_ptq_time(const struct ptd_ptq *q, uint64_t tsc)
 {
 	return q->conf.timeless ? 0 : ptd_tsc_to_perf_time(tsc, &q->conf.tc);
+}
+
+/* ptq.c, for ptq_ahead.c: the thread a queue is in, given the current
+ * thread of its CPU (perf's intel_pt_set_pid_tid_cpu; *pid and *tid are
+ * kept where it says nothing); does record n make tid the current thread
+ * of n->cpu? */
+void ptd_ptq_pid_tid(const struct ptd_ptq *q, const struct queue *pq, int32_t cur_tid,
+		     int32_t *pid, int32_t *tid);
+int ptd_ptq_noted_tid(const struct ptd_ptq *q, const struct noted *n, int32_t *tid);
+
+/* ptq_walk.c: the decoder's callbacks (ctx: the queue's walker); pgd_ip
+ * only with address filters */
+void ptd_ptq_callbacks(struct pdec_params *p, int filters);
+
+/* How a state moves the queue's timestamp (perf's intel_pt_run_decoder):
+ * the largest skipped one, an error's estimate, the estimate upon return
+ * to user space, else the largest. */
+static inline void ptd_ptq_track_time(uint64_t *timestamp, const struct ptd_pstate *st,
+				      int timeless)
+{
+	if (st->skipped_timestamp > *timestamp)
+		*timestamp = st->skipped_timestamp;
+	if (st->err) {
+		if (st->err != PDEC_ERR_NODATA)
+			*timestamp = st->est_timestamp;
+	} else if (!timeless && ptd_pdec_to_user(st->from_ip, st->to_ip, KERNEL_START)) {
+		*timestamp = st->est_timestamp;   /* estimated upon return to user space */
+	} else if (st->timestamp > *timestamp) {
+		*timestamp = st->timestamp;
+	}
 }
 
 /* ptq_synth.c */

@@ -651,6 +651,7 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	cfg.initial_skip = it.initial_skip;
 	cfg.cpu_bitmap = r.have_cpus ? r.cpus : NULL;
 	cfg.cpu_bitmap_bits = MAX_CPUS;
+	cfg.jobs = o->jobs > 0 ? (unsigned)o->jobs : 0;
 	cfg.callchain = it.callchain;
 	cfg.callchain_sz = it.callchain_sz;
 	cfg.thread_stack = it.callchain || it.thread_stack;

@@ -20,6 +20,7 @@ struct ptd_script_run_opts {
 	int ns;                     /* --ns */
 	int full_source_path;       /* --full-source-path: srcline with the whole path */
 	int max_blocks;             /* --max-blocks: brstackinsn prints at most this many (0: all) */
+	int jobs;                   /* -j: decoding threads (0: one per online CPU) */
 	const char *symfs;
 	const char *buildid_dir;
 	int quiet;

@@ -140,6 +140,8 @@ struct pdec_params {
 
 enum { PDEC_PERIOD_NONE = 0, PDEC_PERIOD_INSTRUCTIONS, PDEC_PERIOD_TICKS, PDEC_PERIOD_MTC };
 
+#define PDEC_SKIPPED_TS 8
+
 /* One result of ptd_pdec_decode(), as perf's struct intel_pt_state. */
 struct ptd_pstate {
 	uint32_t type;          /* PDEC_* sample type bits */
@@ -157,6 +159,11 @@ struct ptd_pstate {
 	uint64_t psb_offset;    /* trace position of the last PSB walked */
 	uint64_t skipped_timestamp;   /* ptd_pdec_decode_to(): the largest timestamp of
 	                                 the states it skipped before this one, 0 if none */
+	/* and with ptd_pdec_list_skipped(): each timestamp at which that
+	 * largest one rose, in order; after PDEC_SKIPPED_TS of them no state
+	 * with a later timestamp is skipped */
+	unsigned n_skipped_ts;
+	uint64_t skipped_ts[PDEC_SKIPPED_TS];
 	uint64_t pos;           /* trace position of the current packet (of an error: where it was found) */
 	int from_nr, to_nr;
 	uint8_t insn_op, insn_len;
@@ -191,6 +198,12 @@ static inline bool ptd_pdec_to_user(uint64_t from_ip, uint64_t to_ip, uint64_t k
  * bound 0: nothing is skipped. */
 const struct ptd_pstate *ptd_pdec_decode_to(struct ptd_pdec *d, uint64_t bound,
 					    uint64_t kernel_start);
+
+/* From now on, ptd_pdec_decode_to() lists the timestamps of the states
+ * it skips (n_skipped_ts), for a consumer whose own bound may be lower
+ * than the one given: it can stop where the first skipped state reaches
+ * its bound. */
+void ptd_pdec_list_skipped(struct ptd_pdec *d);
 
 /* perf's intel_pt_fast_forward: move on to the last PSB whose TSC is
  * before timestamp (nothing without a lookahead callback).  Returns 0 or

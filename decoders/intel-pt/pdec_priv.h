@@ -90,6 +90,9 @@ struct ptd_pdec {
 	 * returned (0: all are); the largest timestamp of those skipped by
 	 * runs of conditional branches (pdec_jcc_run) */
 	uint64_t skip_bound, skip_kernel_start, skipped_timestamp;
+	int list_skipped;                 /* ptd_pdec_list_skipped() */
+	unsigned n_skipped_ts;
+	uint64_t skipped_ts[PDEC_SKIPPED_TS];
 	unsigned jcc_wait, jcc_backoff;   /* attempts to let go by, after runs too short */
 
 	/* stuck-loop detection */
@@ -146,6 +149,21 @@ static inline bool pdec_sample_time_state(int st)
 		return false;
 	default:
 		return true;
+	}
+}
+
+/* A state with timestamp ts skipped: the largest such timestamp, and
+ * (ptd_pdec_list_skipped) the list of its rises, which when full lets no
+ * state with a later timestamp be skipped. */
+static inline void pdec_note_skipped(struct ptd_pdec *d, uint64_t ts)
+{
+	if (ts <= d->skipped_timestamp)
+		return;
+	d->skipped_timestamp = ts;
+	if (d->list_skipped) {
+		d->skipped_ts[d->n_skipped_ts++] = ts;
+		if (d->n_skipped_ts == PDEC_SKIPPED_TS && d->skip_bound > ts + 1)
+			d->skip_bound = ts + 1;
 	}
 }
 

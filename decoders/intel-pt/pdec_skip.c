@@ -16,8 +16,7 @@
 static inline void skipped(struct ptd_pdec *d, uint64_t ts)
 {
 	d->nr = d->next_nr;
-	if (ts > d->skipped_timestamp)
-		d->skipped_timestamp = ts;
+	pdec_note_skipped(d, ts);
 }
 
 bool pdec_skip_state(struct ptd_pdec *d)

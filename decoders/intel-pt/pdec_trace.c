@@ -518,31 +518,37 @@ static inline __attribute__((always_inline)) void decode_one(struct ptd_pdec *d)
 const struct ptd_pstate *ptd_pdec_decode_to(struct ptd_pdec *d, uint64_t bound,
 					    uint64_t kernel_start)
 {
-	uint64_t skipped = 0;
-
 	if (!bound) {
 		decode_one(d);
 		d->state.skipped_timestamp = 0;
+		d->state.n_skipped_ts = 0;
 		d->state.est_timestamp = pdec_est_timestamp(d);
 		return &d->state;
 	}
 	d->skip_bound = bound;
 	d->skip_kernel_start = kernel_start;
 	d->skipped_timestamp = 0;
+	d->n_skipped_ts = 0;
 	for (;;) {
 		decode_one(d);
-		if (d->state.type != PDEC_BRANCH || d->state.err || d->state.timestamp >= bound ||
+		if (d->state.type != PDEC_BRANCH || d->state.err ||
+		    d->state.timestamp >= d->skip_bound ||
 		    ptd_pdec_to_user(d->state.from_ip, d->state.to_ip, kernel_start))
 			break;
-		if (d->state.timestamp > skipped)
-			skipped = d->state.timestamp;
+		pdec_note_skipped(d, d->state.timestamp);
 	}
-	if (d->skipped_timestamp > skipped)
-		skipped = d->skipped_timestamp;
 	d->skip_bound = 0;
-	d->state.skipped_timestamp = skipped;
+	d->state.skipped_timestamp = d->skipped_timestamp;
+	d->state.n_skipped_ts = d->n_skipped_ts;
+	if (d->n_skipped_ts)
+		memcpy(d->state.skipped_ts, d->skipped_ts, d->n_skipped_ts * sizeof(d->skipped_ts[0]));
 	d->state.est_timestamp = pdec_est_timestamp(d);
 	return &d->state;
+}
+
+void ptd_pdec_list_skipped(struct ptd_pdec *d)
+{
+	d->list_skipped = 1;
 }
 
 const struct ptd_pstate *ptd_pdec_decode(struct ptd_pdec *d)

@@ -1,0 +1,310 @@
+/* The Intel PT decoder's callbacks of the queue replay (ptq.c): the
+ * queue's trace chunk by chunk (snapshots' overlaps removed), the look
+ * ahead over the next chunks, address filters, and walking code through
+ * the maps at the walker's time, with the caches of decoded blocks and
+ * runs of conditional branches.  Their ctx is the queue's struct walker,
+ * which a decode-ahead thread (ptq_ahead.c) uses alone. */
+#include "ptq_priv.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "addrfilter.h"
+#include "decoders/intel-pt/overlap.h"
+#include "dsofiles.h"
+#include "formats/perf/reader.h"
+#include "machine.h"
+
+/* Chunk idx of the queue's trace, read into *nb (*nb_size bytes, the
+ * caller's to free); prev: the chunk before it (for snapshots, which
+ * overlap: what prev did not hold).  Returns 1 with b filled, 0 when the
+ * chunk gives nothing, or a negative errno. */
+static int load_chunk(struct queue *pq, size_t idx, const uint8_t *prev, size_t prev_size,
+		      uint8_t **nb, size_t *nb_size, struct pdec_buf *b)
+{
+	const struct ptd_aux_chunk *c = ptd_vec_at(&pq->aq->chunks, idx);
+	const uint8_t *start;
+	struct ptd_err e;
+	int consecutive;
+
+	*nb = NULL;
+	*nb_size = c->size;
+	if (!c->payload.available || !c->size)
+		return 0;
+	if (!(*nb = malloc(c->size)))
+		return -ENOMEM;
+	if (ptd_reader_read_payload(pq->q->s->reader, &c->payload, 0, *nb, c->size, &e))
+		goto none;
+	start = *nb;
+	consecutive = prev != NULL;
+	if (pq->q->conf.snapshot && prev) {
+		/* snapshots overlap: use what the previous one did not hold */
+		start = ptd_pt_find_overlap(prev, prev_size, *nb, c->size, 1, &consecutive);
+		if (start == *nb + c->size)
+			goto none;
+	} else if (pq->q->conf.snapshot) {
+		consecutive = 0;
+	}
+	b->buf = start;
+	b->len = c->size - (size_t)(start - *nb);
+	b->ref_timestamp = c->reference;
+	b->consecutive = consecutive;
+	b->trace_nr = idx + 1;
+	return 1;
+none:
+	free(*nb);
+	*nb = NULL;
+	return 0;
+}
+
+static int get_trace(void *ctx, struct pdec_buf *b)
+{
+	struct queue *pq = ((struct walker *)ctx)->pq;
+	uint8_t *nb;
+	size_t size;
+	int rc;
+
+	while (pq->next_chunk < pq->aq->chunks.len) {
+		rc = load_chunk(pq, pq->next_chunk++, pq->buf, pq->buf_size, &nb, &size, b);
+		if (rc < 0)
+			return rc;
+		if (!rc)
+			continue;
+		free(pq->buf);
+		pq->buf = nb;
+		pq->buf_size = size;
+		return 0;
+	}
+	b->len = 0;
+	return 0;
+}
+
+/* perf's intel_pt_pgd_ip: did a branch to ip leave the address filters?
+ * User space addresses are matched by file and offset in the thread's
+ * maps (no thread or no map: no). */
+static int pgd_ip(void *ctx, uint64_t ip)
+{
+	struct walker *w = ctx;
+	struct ptd_ptq *q = w->q;
+	const struct ptd_map *map;
+
+	if (ip >= KERNEL_START)
+		return ptd_addrfilters_left(&q->conf.filters, ip, NULL);
+	if (w->tid == -1)
+		return 0;
+	map = ptd_machine_find_map_hint(&q->s->machine, w->pid, 0, ip, *w->now, &w->maps);
+	if (!map)
+		return 0;
+	return ptd_addrfilters_left(&q->conf.filters, ip - map->start + map->pgoff, map->filename);
+}
+
+/* perf's intel_pt_lookahead: the chunks after the current one, as
+ * get_trace would give them, until cb says stop */
+static int lookahead(void *ctx, int (*cb)(const struct pdec_buf *b, void *data), void *data)
+{
+	struct queue *pq = ((struct walker *)ctx)->pq;
+	const uint8_t *prev = pq->buf;
+	size_t prev_size = pq->buf_size, i;
+	uint8_t *old = NULL, *nb;
+	struct pdec_buf b;
+	int rc = 0;
+
+	for (i = pq->next_chunk; i < pq->aq->chunks.len; i++) {
+		size_t size;
+
+		memset(&b, 0, sizeof(b));
+		rc = load_chunk(pq, i, prev, prev_size, &nb, &size, &b);
+		if (rc < 0)
+			break;
+		if (!rc)
+			continue;
+		free(old);
+		old = nb;
+		prev = nb;
+		prev_size = size;
+		if ((rc = cb(&b, data)))
+			break;
+	}
+	free(old);
+	return rc < 0 ? rc : 0;
+}
+
+/* The file of the map ip is in (*map), or NULL when there is none. */
+static inline __attribute__((always_inline)) struct ptd_dsofile *walk_file(struct walker *w, uint64_t ip,
+									    const struct ptd_map **map)
+{
+	struct ptd_ptq *q = w->q;
+	struct ptd_dsofile *f;
+
+	*map = ptd_machine_find_map_hint(&q->s->machine, w->pid, ip >= KERNEL_START, ip, *w->now,
+					 &w->maps);
+	if (!*map)
+		return NULL;
+	/* the machine keeps its file names for its lifetime: the same pointer
+	 * is the same name */
+	if (w->file && (*map)->filename == w->fname)
+		return w->file;
+	f = ptd_dsofiles_get(q->cfg->files, *map);
+	if (f) {
+		w->fname = (*map)->filename;
+		w->file = f;
+	}
+	return f;
+}
+
+/* pdec_params.walk_jcc: a run of conditional branches from ip, when the
+ * walk would find all its blocks in ip's map */
+static void walk_jcc(void *ctx, uint64_t ip, uint64_t bits, unsigned nbits,
+		     struct pdec_jcc_run *run)
+{
+	struct walker *w = ctx;
+	const struct ptd_jccrun *e;
+	const struct ptd_map *map;
+	struct ptd_dsofile *f;
+	uint64_t off, end;
+	unsigned i, n;
+
+	if (w->tid == -1 && ip < KERNEL_START)
+		return;
+	if (!(f = walk_file(w, ip, &map)) || !f->data)
+		return;
+	off = ip - map->start + map->pgoff;
+	end = map->end - map->start + map->pgoff;
+	e = ptd_jccrun_get(w->jcc, w->insns, w->pinsn, f, off, map->pgoff, end,
+			   (uint32_t)(bits >> (64 - PDEC_JCC_MAX)));
+	if (!e || e->lo < map->pgoff || e->hi >= end)
+		return;
+	n = e->n < nbits ? e->n : nbits;
+	for (i = 0; i < n; i++) {
+		run->insn_cnt[i] = e->insn_cnt[i];
+		run->ip[i] = ip - off + e->off_after[i];
+	}
+	run->n = n;
+}
+
+/* walk() where its first block is not one walked before: instruction by
+ * instruction, through the instruction cache, caching the blocks made. */
+static __attribute__((noinline)) int walk_slow(struct walker *w, struct pdec_insn *insn,
+					       uint64_t *insn_cnt_out, uint64_t *ip,
+					       uint64_t to_ip, uint64_t max_insn_cnt)
+{
+	const struct ptd_map *map;
+	struct ptd_dsofile *f;
+	struct ptd_insncache_ent *ce;
+	struct ptd_insncache_blk *be;
+	uint64_t insn_cnt = 0, off, blk_off, blk_ip, blk_cnt;
+
+	insn->length = 0;
+	insn->op = PDEC_OP_OTHER;
+	if (to_ip && *ip == to_ip)
+		goto out;
+	if (w->tid == -1 && *ip < KERNEL_START)
+		return -EINVAL;   /* no thread */
+	for (;;) {
+		if (!(f = walk_file(w, *ip, &map)))
+			return -EINVAL;
+		if (!f->data) {
+			/* perf reports an unreadable dso twice, then quietly resyncs */
+			if (f->itrace_failed && f->itrace_seen)
+				return -ENOENT;
+			if (f->itrace_failed)
+				f->itrace_seen = 1;
+			f->itrace_failed = 1;
+			return -EINVAL;
+		}
+		off = *ip - map->start + map->pgoff;
+		/* a block walked before: used when the walk would not stop
+		 * inside it (at to_ip, after max_insn_cnt, at the map's end) */
+		be = ptd_insncache_block(w->insns, f, off);
+		if (be && be->file == f && be->off == off &&
+		    (!max_insn_cnt || insn_cnt + be->insn_cnt <= max_insn_cnt) &&
+		    *ip + be->to_branch < map->end &&
+		    !(to_ip && to_ip > *ip && to_ip <= *ip + be->to_branch)) {
+			insn_cnt += be->insn_cnt;
+			*ip += be->to_branch;
+			*insn = be->insn;
+			goto out;
+		}
+		blk_off = off;
+		blk_ip = *ip;
+		blk_cnt = insn_cnt;
+		for (;;) {
+			if (off >= f->size)
+				return -EINVAL;
+			ce = ptd_insncache_slot(w->insns, f, off);
+			if (ce && ce->file == f && ce->off == off) {
+				*insn = ce->insn;
+			} else {
+				if (ptd_pinsn_decode(w->pinsn, f->data + off, f->size - off, *ip,
+						     f->is_64_bit, insn))
+					return -EINVAL;
+				if (ce) {
+					ce->file = f;
+					ce->off = off;
+					ce->insn = *insn;
+				}
+			}
+			insn_cnt++;
+			if (insn->branch != PDEC_BR_NO_BRANCH) {
+				if (be && insn_cnt - blk_cnt <= UINT32_MAX && *ip - blk_ip <= UINT32_MAX) {
+					be->file = f;
+					be->off = blk_off;
+					be->insn_cnt = (uint32_t)(insn_cnt - blk_cnt);
+					be->to_branch = (uint32_t)(*ip - blk_ip);
+					be->insn = *insn;
+				}
+				goto out;
+			}
+			if (max_insn_cnt && insn_cnt >= max_insn_cnt)
+				goto out;
+			*ip += insn->length;
+			if (to_ip && *ip == to_ip) {
+				insn->length = 0;
+				insn->op = PDEC_OP_OTHER;
+				goto out;
+			}
+			if (*ip >= map->end)
+				break;
+			off += insn->length;
+		}
+	}
+out:
+	*insn_cnt_out = insn_cnt;
+	return 0;
+}
+
+/* pdec_params.walk: the commonest case, a block walked before from *ip,
+ * inline; the rest in walk_slow(). */
+static int walk(void *ctx, struct pdec_insn *insn, uint64_t *insn_cnt_out, uint64_t *ip,
+		uint64_t to_ip, uint64_t max_insn_cnt)
+{
+	struct walker *w = ctx;
+	const struct ptd_map *map;
+	const struct ptd_insncache_blk *be;
+	struct ptd_dsofile *f;
+	uint64_t off;
+
+	if ((to_ip && *ip == to_ip) || (w->tid == -1 && *ip < KERNEL_START) ||
+	    !(f = walk_file(w, *ip, &map)) || !f->data)
+		return walk_slow(w, insn, insn_cnt_out, ip, to_ip, max_insn_cnt);
+	off = *ip - map->start + map->pgoff;
+	be = ptd_insncache_block(w->insns, f, off);
+	if (!be || be->file != f || be->off != off ||
+	    (max_insn_cnt && be->insn_cnt > max_insn_cnt) || *ip + be->to_branch >= map->end ||
+	    (to_ip && to_ip > *ip && to_ip <= *ip + be->to_branch))
+		return walk_slow(w, insn, insn_cnt_out, ip, to_ip, max_insn_cnt);
+	*insn_cnt_out = be->insn_cnt;
+	*ip += be->to_branch;
+	*insn = be->insn;
+	return 0;
+}
+
+void ptd_ptq_callbacks(struct pdec_params *p, int filters)
+{
+	p->walk = walk;
+	p->get_trace = get_trace;
+	p->lookahead = lookahead;
+	p->walk_jcc = walk_jcc;
+	p->pgd_ip = filters ? pgd_ip : NULL;
+}
