@@ -105,8 +105,9 @@ MODES="$MODES$EXPORT_MODE"
 WORKLOADS="W1 W2 W3 W4 W5"
 EXPORT_WORKLOADS="W2 W5"
 SERIES_W=W2 SERIES_SCALES="4 16" SERIES_MODES="i100us b"
-# -j: W5 (two queues) four times longer, ptdecode alone
-JOBS_W=W5 JOBS_SCALE=4 JOBS_MODES="i100us e b"
+# -j: W5 (two queues) twelve times longer (past the 8 MiB of trace from
+# which the default uses threads), ptdecode alone
+JOBS_W=W5 JOBS_SCALE=12 JOBS_MODES="i100us e b"
 if [ -n "$SMOKE" ]; then
 	# the scripts' plumbing on tiny recordings; W3 (ptrace) and i0ns take long
 	SERIES_SCALES="" WORKLOADS="W1 W2 W4 W5" MODES="i100us b e$EXPORT_MODE" EXPORT_WORKLOADS=W2
