@@ -51,7 +51,7 @@ static long grab_bb(struct ptd_brinsn_walk *w, uint64_t start, uint64_t end)
 	if (!f || !f->data)
 		return -1;
 	w->is64 = f->is_64_bit;
-	off = start - map->start + map->pgoff;
+	off = ptd_map_file_off(map, start);
 	if (off > f->size)
 		return -1;
 	n = end - start + MAXINSN;

@@ -12,6 +12,7 @@
 
 #include "common/u64map.h"
 #include "pathsafe.h"
+#include "symfile.h"
 
 struct entry {
 	struct ptd_dsofile f;
@@ -23,6 +24,7 @@ struct entry {
 struct ptd_dsofiles {
 	char *symfs;
 	char *buildid_dir;
+	char *kernel;                /* --vmlinux, under symfs: the kernel's file */
 	struct ptd_u64map by_name;   /* hash of the recorded name -> struct entry * chain */
 	struct entry **all;
 	size_t n, cap;
@@ -74,6 +76,7 @@ void ptd_dsofiles_free(struct ptd_dsofiles *f)
 	ptd_u64map_fini(&f->by_name);
 	free(f->symfs);
 	free(f->buildid_dir);
+	free(f->kernel);
 	pthread_mutex_destroy(&f->mu);
 	free(f);
 }
@@ -95,6 +98,10 @@ static int resolve(const struct ptd_dsofiles *f, const struct ptd_map *map, char
 	size_t i;
 	int k;
 
+	if (name && f->kernel && !strcmp(name, PTD_KERNEL_MAP_NAME)) {
+		snprintf(buf, n, "%s", f->kernel);
+		return ptd_path_regular_within(NULL, buf) ? 0 : -1;
+	}
 	if (!name || name[0] != '/')
 		return -1;   /* [vdso], [anon], //anon ... have no file */
 	if (f->symfs) {
@@ -147,6 +154,25 @@ static void open_file(struct entry *e, const char *path)
 	}
 }
 
+/* perf's symsrc__init: a vmlinux whose build id is not the one recorded
+ * (or that has none when one was) is not the kernel's */
+static void check_kernel(struct entry *e, const struct ptd_map *map)
+{
+	uint8_t id[20];
+	size_t n;
+
+	if (!map->build_id_size)
+		return;
+	n = ptd_elf_build_id(e->f.data, e->f.size, id);
+	if (n == map->build_id_size && !memcmp(id, map->build_id, n))
+		return;
+	munmap(e->map, e->map_size);
+	e->map = NULL;
+	e->map_size = 0;
+	e->f.data = NULL;
+	e->f.size = 0;
+}
+
 static struct ptd_dsofile *get(struct ptd_dsofiles *f, const struct ptd_map *map)
 {
 	const char *name = map->filename ? map->filename : "";
@@ -191,6 +217,8 @@ static struct ptd_dsofile *get(struct ptd_dsofiles *f, const struct ptd_map *map
 		e->f.path = e->path;
 		if (e->path)
 			open_file(e, buf);
+		if (e->f.data && f->kernel && !strcmp(name, PTD_KERNEL_MAP_NAME))
+			check_kernel(e, map);
 	}
 	f->all[f->n] = e;
 	if (!slot)
@@ -207,4 +235,29 @@ struct ptd_dsofile *ptd_dsofiles_get(struct ptd_dsofiles *f, const struct ptd_ma
 	r = get(f, map);
 	pthread_mutex_unlock(&f->mu);
 	return r;
+}
+
+int ptd_dsofiles_set_kernel(struct ptd_dsofiles *f, const char *vmlinux)
+{
+	const char *root = f->symfs ? f->symfs : "";
+	const char *sep = f->symfs && vmlinux[0] != '/' ? "/" : "";
+	size_t n = strlen(root) + strlen(sep) + strlen(vmlinux) + 1;
+
+	free(f->kernel);
+	if (!(f->kernel = malloc(n)))
+		return -1;
+	snprintf(f->kernel, n, "%s%s%s", root, sep, vmlinux);
+	return 0;
+}
+
+void ptd_dsofiles_kernel_map(struct ptd_dsofiles *f, struct ptd_map *map)
+{
+	struct ptd_dsofile *k;
+	uint64_t off;
+
+	if (!f->kernel || !map->filename || strcmp(map->filename, PTD_KERNEL_MAP_NAME))
+		return;
+	k = ptd_dsofiles_get(f, map);
+	if (k && k->data && !ptd_elf_vaddr_offset(k->data, k->size, map->start, &off))
+		map->file_adj = off - map->pgoff;
 }

@@ -42,4 +42,16 @@ const char *ptd_dsofiles_buildid_dir(const struct ptd_dsofiles *f);
  * until free. */
 struct ptd_dsofile *ptd_dsofiles_get(struct ptd_dsofiles *f, const struct ptd_map *map);
 
+/* --vmlinux: the kernel's map (PTD_KERNEL_MAP_NAME) reads its code and
+ * symbols from this ELF file (under symfs, as perf's dso__load_vmlinux
+ * joins them).  Returns 0, or -1 when out of memory. */
+int ptd_dsofiles_set_kernel(struct ptd_dsofiles *f, const char *vmlinux);
+
+/* For a kernel map about to be added: perf maps the kernel by address
+ * (pgoff is the address of _text, map offsets are addresses), code and
+ * symbols are read by file offset: map->file_adj is set so that
+ * ptd_map_file_off gives the vmlinux file's offsets.  Other maps, and any
+ * map when no readable vmlinux is set, stay as they are. */
+void ptd_dsofiles_kernel_map(struct ptd_dsofiles *f, struct ptd_map *map);
+
 #endif

@@ -111,7 +111,7 @@ int ptd_export_run_sample(struct ptd_export_run *x, struct ptd_resolver *rv,
 		xl[i]->map = ptd_resolve(rv, sy->pid, addrs[i], sy->now, &loc, &si);
 		if (!xl[i]->map)
 			continue;
-		xl[i]->off = addrs[i] - xl[i]->map->start + xl[i]->map->pgoff;
+		xl[i]->off = ptd_map_file_off(xl[i]->map, addrs[i]);
 		/* the cache's names are borrowed until its next lookup */
 		if (loc.sym && !(xl[i]->sym = names[i] = strdup(loc.sym)))
 			rc = ptd_err_set(err, PTD_E_NOMEM, "out of memory");

@@ -13,10 +13,14 @@
 #include "common/vec.h"
 
 #define PTD_KERNEL_PID (-1)
+#define PTD_KERNEL_MAP_NAME "[kernel.kallsyms]"   /* the kernel image's map */
 
 struct ptd_map {
 	uint64_t start, end;        /* [start, end) */
 	uint64_t pgoff;
+	uint64_t file_adj;          /* file offsets of the code are pgoff-based offsets
+	                               plus this: 0 but for a kernel read from
+	                               --vmlinux (ptd_dsofiles_kernel_map) */
 	uint64_t time;              /* perf time it appeared (0: from the start) */
 	uint64_t seq;               /* order of arrival, breaks time ties */
 	uint32_t prot, flags;
@@ -26,6 +30,13 @@ struct ptd_map {
 	uint8_t build_id[20];
 	const char *filename;       /* owned by the machine */
 };
+
+/* The file offset of address addr of map m's file, where code and symbols
+ * are read (perf's map offset, addr - start + pgoff, is what it prints). */
+static inline uint64_t ptd_map_file_off(const struct ptd_map *m, uint64_t addr)
+{
+	return addr - m->start + m->pgoff + m->file_adj;
+}
 
 struct ptd_comm {
 	uint64_t time;

@@ -1,6 +1,7 @@
 #include "options.h"
 
 #include "formats/out/db.h"
+#include "pathsafe.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -57,6 +58,8 @@ void ptd_options_usage(FILE *out)
 	      "  --latency=SYMBOL  instead, the histogram of SYMBOL's call durations\n"
 	      "  --symfs DIR       look for the recorded binaries under DIR\n"
 	      "  --buildid-dir DIR the build-id cache (default ~/.debug)\n"
+	      "  -k, --vmlinux FILE the kernel's ELF image, for traced kernel code and its\n"
+	      "                    symbols (under --symfs, as perf script takes it)\n"
 	      "\n"
 	      "CoreSight snapshots (OpenCSD's snapshot directories, as trc_pkt_lister reads):\n"
 	      "  --snapshot DIR    decode the first trace buffer of the snapshot in DIR and\n"
@@ -140,7 +143,7 @@ void ptd_options_fini(struct ptd_options *o)
 static int perfdata_only(const struct ptd_options *o)
 {
 	return o->shortcut >= 0 || o->cpu_list || o->pid_list || o->tid_list || o->time_str || o->ns ||
-	       o->symfs || o->buildid_dir || o->timeline || o->latency || o->gaps || o->export_kind ||
+	       o->symfs || o->buildid_dir || o->vmlinux || o->timeline || o->latency || o->gaps || o->export_kind ||
 	       o->format == PTD_FORMAT_FOLDED;
 }
 
@@ -183,6 +186,7 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 		{ "fields", required_argument, NULL, 'F' },
 		{ "ns", no_argument, NULL, OPT_NS },
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
+		{ "vmlinux", required_argument, NULL, 'k' },
 		{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
 		{ "insn-trace", optional_argument, NULL, OPT_INSN_TRACE },
 		{ "call-trace", optional_argument, NULL, OPT_CALL_TRACE },
@@ -227,7 +231,7 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 		return ptd_err_set(err, PTD_E_NOMEM, "out of memory");
 	opterr = 0;
 	optind = 1;
-	while ((idx = -1, c = getopt_long(argc, argv, ":Dsi:qhVF:C:j:", longopts, &idx)) != -1) {
+	while ((idx = -1, c = getopt_long(argc, argv, ":Dsi:qhVF:C:j:k:", longopts, &idx)) != -1) {
 		if (c >= OPT_PT && c < OPT_ITRACE && idx >= 0 && c != OPT_CPU &&
 		    !(c == OPT_FORMAT && optarg && (!strcmp(optarg, "json") || !strcmp(optarg, "ranges") ||
 					       !strcmp(optarg, "folded"))))
@@ -404,6 +408,12 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 			break;
 		case OPT_NS:
 			o->ns = 1;
+			break;
+		case 'k':
+			/* perf script checks the path as given, before --symfs */
+			if (!ptd_path_regular_within(NULL, optarg))
+				return ptd_err_set(err, PTD_E_INVAL, "Invalid file: %s", optarg);
+			o->vmlinux = optarg;
 			break;
 		case OPT_SYMFS:
 			o->symfs = optarg;

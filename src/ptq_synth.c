@@ -113,7 +113,7 @@ static void add_stacks(struct ptd_ptq *q, struct queue *pq, struct ptd_synth *s)
 	if (q->cfg->callchain && q->chain) {
 		s->callchain = q->chain;
 		s->callchain_nr = ptd_tstack_sample(&q->stacks, pq->tid, s->ip, q->chain,
-						    q->cfg->callchain_sz);
+						    q->cfg->callchain_sz, KERNEL_START);
 	}
 	if (q->cfg->last_branch && q->br) {
 		s->brstack = q->br;

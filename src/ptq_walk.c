@@ -169,11 +169,11 @@ static void walk_jcc(void *ctx, uint64_t ip, uint64_t bits, unsigned nbits,
 		return;
 	if (!(f = walk_file(w, ip, &map)) || !f->data)
 		return;
-	off = ip - map->start + map->pgoff;
-	end = map->end - map->start + map->pgoff;
-	e = ptd_jccrun_get(w->jcc, w->insns, w->pinsn, f, off, map->pgoff, end,
+	off = ptd_map_file_off(map, ip);
+	end = ptd_map_file_off(map, map->end);
+	e = ptd_jccrun_get(w->jcc, w->insns, w->pinsn, f, off, ptd_map_file_off(map, map->start), end,
 			   (uint32_t)(bits >> (64 - PDEC_JCC_MAX)));
-	if (!e || e->lo < map->pgoff || e->hi >= end)
+	if (!e || e->lo < ptd_map_file_off(map, map->start) || e->hi >= end)
 		return;
 	n = e->n < nbits ? e->n : nbits;
 	for (i = 0; i < n; i++) {
@@ -213,7 +213,7 @@ static __attribute__((noinline)) int walk_slow(struct walker *w, struct pdec_ins
 			f->itrace_failed = 1;
 			return -EINVAL;
 		}
-		off = *ip - map->start + map->pgoff;
+		off = ptd_map_file_off(map, *ip);
 		/* a block walked before: used when the walk would not stop
 		 * inside it (at to_ip, after max_insn_cnt, at the map's end) */
 		be = ptd_insncache_block(w->insns, f, off);
@@ -288,7 +288,7 @@ static int walk(void *ctx, struct pdec_insn *insn, uint64_t *insn_cnt_out, uint6
 	if ((to_ip && *ip == to_ip) || (w->tid == -1 && *ip < KERNEL_START) ||
 	    !(f = walk_file(w, *ip, &map)) || !f->data)
 		return walk_slow(w, insn, insn_cnt_out, ip, to_ip, max_insn_cnt);
-	off = *ip - map->start + map->pgoff;
+	off = ptd_map_file_off(map, *ip);
 	be = ptd_insncache_block(w->insns, f, off);
 	if (!be || be->file != f || be->off != off ||
 	    (max_insn_cnt && be->insn_cnt > max_insn_cnt) || *ip + be->to_branch >= map->end ||

@@ -34,7 +34,7 @@ static int read_code(void *ctx, uint8_t *buf, size_t size, uint64_t vaddr, uint6
 					&q->hint);
 	if (!map || !(f = ptd_resolve_file(q->rv, map)) || !f->data)
 		return -PTD_E_NOTFOUND;
-	off = vaddr - map->start + map->pgoff;
+	off = ptd_map_file_off(map, vaddr);
 	if (off >= f->size)
 		return -PTD_E_NOTFOUND;
 	n = f->size - off;

@@ -96,7 +96,7 @@ const struct ptd_map *ptd_resolve(struct ptd_resolver *r, int32_t pid, uint64_t 
 				      f->size, map->build_id, map->build_id_size, buf, sizeof(buf)))
 			f->symfile = strdup(buf);
 	}
-	if (f && f->symfile && (e = lookup(r, f, addr - map->start + map->pgoff, &one))->sym) {
+	if (f && f->symfile && (e = lookup(r, f, ptd_map_file_off(map, addr), &one))->sym) {
 		loc->sym = e->sym;
 		loc->symoff = e->symoff;
 		if (si)

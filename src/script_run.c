@@ -504,6 +504,11 @@ static int bad_option(const char *msg)
 	return 1;
 }
 
+static void kernel_map(void *files, struct ptd_map *map)
+{
+	ptd_dsofiles_kernel_map(files, map);
+}
+
 int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 {
 	struct ptd_itrace cmd, it;
@@ -565,7 +570,7 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	r.q = ptd_ptq_new();
 	r.files = ptd_dsofiles_new(o->symfs, o->buildid_dir);
 	r.syms = ptd_symcache_new(0, 0);
-	if (!r.q || !r.files || !r.syms) {
+	if (!r.q || !r.files || !r.syms || (o->vmlinux && ptd_dsofiles_set_kernel(r.files, o->vmlinux))) {
 		fprintf(stderr, "ptdecode: out of memory\n");
 		goto out;
 	}
@@ -591,6 +596,8 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	}
 	so.on_record = note;
 	so.ctx = &r;
+	so.kernel_map = kernel_map;
+	so.kernel_ctx = r.files;
 	/* pipe mode: the trace is decoded after the last record, so its
 	 * payloads are kept (in a spill file) as they stream past */
 	so.keep_payloads = 1;

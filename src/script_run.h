@@ -22,6 +22,7 @@ struct ptd_script_run_opts {
 	int max_blocks;             /* --max-blocks: brstackinsn prints at most this many (0: all) */
 	int jobs;                   /* -j: decoding threads (0: one per online CPU) */
 	const char *symfs;
+	const char *vmlinux;        /* --vmlinux: the kernel image */
 	const char *buildid_dir;
 	int quiet;
 	int json;                   /* --format=json instead of perf's text */

@@ -244,10 +244,12 @@ static void header_build_id(struct ptd_session_priv *sp, struct ptd_map *map)
 
 static int take_mmap(struct ptd_session *s, const struct ptd_event *ev, struct ptd_err *err)
 {
+	struct ptd_session_priv *sp = (struct ptd_session_priv *)s;
 	struct ptd_rec_mmap m;
 	struct ptd_map map = { 0 };
 	char jitmap[32];
 	int32_t pid;
+	int kernel;
 
 	if (ptd_rec_mmap(ev, &m, err))
 		return -err->code;
@@ -272,14 +274,17 @@ static int take_mmap(struct ptd_session *s, const struct ptd_event *ev, struct p
 		snprintf(jitmap, sizeof(jitmap), "/tmp/perf-%d.map", (int)pid);
 		map.filename = jitmap;
 	}
+	kernel = (ev->misc & PTD_MISC_CPUMODE_MASK) == PTD_MISC_KERNEL ||
+		 (ev->misc & PTD_MISC_CPUMODE_MASK) == PTD_MISC_GUEST_KERNEL;
+	/* "[kernel.kallsyms]_text": the kernel image, named as perf names it */
+	if (kernel && !strncmp(m.filename, PTD_KERNEL_MAP_NAME, strlen(PTD_KERNEL_MAP_NAME)))
+		map.filename = PTD_KERNEL_MAP_NAME;
 	if (!map.build_id_size)
-		header_build_id((struct ptd_session_priv *)s, &map);
-	if ((ev->misc & PTD_MISC_CPUMODE_MASK) == PTD_MISC_KERNEL ||
-	    (ev->misc & PTD_MISC_CPUMODE_MASK) == PTD_MISC_GUEST_KERNEL) {
+		header_build_id(sp, &map);
+	if (kernel) {
 		pid = PTD_KERNEL_PID;
-		/* "[kernel.kallsyms]_text": the kernel image, named as perf names it */
-		if (!strncmp(m.filename, "[kernel.kallsyms]", 17))
-			map.filename = "[kernel.kallsyms]";
+		if (sp->opts.kernel_map)
+			sp->opts.kernel_map(sp->opts.kernel_ctx, &map);
 	}
 	return ptd_machine_mmap(&s->machine, pid, (int32_t)m.tid, &map);
 }

@@ -76,6 +76,9 @@ struct ptd_session_opts {
 	void *warn_ctx;
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
+	/* each kernel map before the machine takes it (may change it) */
+	void (*kernel_map)(void *ctx, struct ptd_map *map);
+	void *kernel_ctx;
 };
 
 /* Open the file and read its header.  Returns 0 or a negative error. */

@@ -46,24 +46,61 @@ static int in(uint64_t off, uint64_t len, uint64_t size)
 	return off <= size && len <= size - off;
 }
 
+/* Program header i: type, file offset, vaddr, file size; 0 or -1 */
+struct phdr {
+	uint64_t type, off, vaddr, filesz;
+};
+
+static int phdr(const uint8_t *d, uint64_t size, const struct ehdr *h, unsigned i,
+		struct phdr *p)
+{
+	const uint8_t *ph;
+
+	if (!in(h->phoff + (uint64_t)i * h->phentsize, h->is64 ? 56 : 32, size))
+		return -1;
+	ph = d + h->phoff + (uint64_t)i * h->phentsize;
+	p->type = rd(ph, 4);
+	p->off = h->is64 ? rd(ph + 8, 8) : rd(ph + 4, 4);
+	p->vaddr = h->is64 ? rd(ph + 16, 8) : rd(ph + 8, 4);
+	p->filesz = h->is64 ? rd(ph + 32, 8) : rd(ph + 16, 4);
+	return 0;
+}
+
+int ptd_elf_vaddr_offset(const uint8_t *d, uint64_t size, uint64_t vaddr, uint64_t *off)
+{
+	struct ehdr h;
+	struct phdr p;
+	unsigned i;
+
+	if (!d || ehdr(d, size, &h))
+		return -1;
+	for (i = 0; i < h.phnum && !phdr(d, size, &h, i, &p); i++) {
+		if (p.type == PT_LOAD && vaddr >= p.vaddr && vaddr - p.vaddr < p.filesz &&
+		    in(p.off, p.filesz, size)) {
+			*off = p.off + (vaddr - p.vaddr);
+			return 0;
+		}
+	}
+	return -1;
+}
+
 size_t ptd_elf_build_id(const uint8_t *d, uint64_t size, uint8_t id[20])
 {
 	struct ehdr h;
+	struct phdr p;
 	unsigned i;
 
 	if (!d || ehdr(d, size, &h))
 		return 0;
 	for (i = 0; i < h.phnum; i++) {
-		const uint8_t *ph;
 		uint64_t off, len, pos;
 
-		if (!in(h.phoff + (uint64_t)i * h.phentsize, h.is64 ? 56 : 32, size))
+		if (phdr(d, size, &h, i, &p))
 			return 0;
-		ph = d + h.phoff + (uint64_t)i * h.phentsize;
-		if (rd(ph, 4) != PT_NOTE)
+		if (p.type != PT_NOTE)
 			continue;
-		off = h.is64 ? rd(ph + 8, 8) : rd(ph + 4, 4);
-		len = h.is64 ? rd(ph + 32, 8) : rd(ph + 16, 4);
+		off = p.off;
+		len = p.filesz;
 		if (!in(off, len, size))
 			continue;
 		for (pos = 0; pos + 12 <= len;) {

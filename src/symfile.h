@@ -20,6 +20,11 @@
  * when there is none.  Bounds-checked. */
 size_t ptd_elf_build_id(const uint8_t *data, uint64_t size, uint8_t id[20]);
 
+/* The file offset of virtual address vaddr in the (little-endian) ELF
+ * image data[0, size), by its PT_LOAD program headers: 0 and *off, or -1
+ * when no segment's file bytes hold it.  Bounds-checked. */
+int ptd_elf_vaddr_offset(const uint8_t *data, uint64_t size, uint64_t vaddr, uint64_t *off);
+
 /* The symbol file for the dso recorded as `name` whose local copy is
  * `binary` (mapped at data, size; binary may be NULL when not found).
  * Writes the chosen path into out (n bytes); returns 0, or -1 when no file

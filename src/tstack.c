@@ -185,18 +185,32 @@ int ptd_tstack_event(struct ptd_tstacks *t, int32_t tid, uint32_t flags, uint64_
 }
 
 size_t ptd_tstack_sample(const struct ptd_tstacks *t, int32_t tid, uint64_t ip, uint64_t *ips,
-			 size_t sz)
+			 size_t sz, uint64_t kernel_start)
 {
 	const struct ptd_tstack *ts = ptd_u64map_get(&t->by_tid, (uint64_t)(int64_t)tid);
-	size_t n = 0, j;
+	size_t n = 0, i, j;
+	int last;
 
 	if (!sz)
 		return 0;
 	ips[n++] = ip;
 	if (!ts)
 		return n;
-	for (j = 1; n < sz && j <= ts->cnt; j++)
-		ips[n++] = ts->e[ts->cnt - j].ret_addr;
+	/* perf's chain has sz + 1 slots: a context marker, ip, then the
+	 * return addresses with a marker where they cross between kernel and
+	 * user space (one that would take the last slot ends the chain) */
+	last = ip >= kernel_start;
+	for (i = 2, j = 1; i < sz + 1 && j <= ts->cnt; i++, j++) {
+		uint64_t ret = ts->e[ts->cnt - j].ret_addr;
+
+		if ((ret >= kernel_start) != last) {
+			if (i >= sz)
+				break;
+			i++;
+			last = !last;
+		}
+		ips[n++] = ret;
+	}
 	return n;
 }
 

@@ -38,10 +38,12 @@ int ptd_tstack_event(struct ptd_tstacks *t, int32_t tid, uint32_t flags, uint64_
 		     uint64_t to_ip, unsigned insn_len, uint64_t trace_nr);
 
 /* perf's thread_stack__sample without the context markers: ip, then the
- * return addresses from the innermost, at most sz in all, into ips.
- * Returns how many. */
+ * return addresses from the innermost, into ips, at most sz frames and
+ * markers (addresses from kernel_start up are the kernel's; each change
+ * between kernel and user takes a marker's place).  Returns how many
+ * addresses. */
 size_t ptd_tstack_sample(const struct ptd_tstacks *t, int32_t tid, uint64_t ip, uint64_t *ips,
-			 size_t sz);
+			 size_t sz, uint64_t kernel_start);
 
 /* perf's thread_stack__br_sample: tid's last branches, the newest first,
  * at most sz, into dst.  Returns how many. */

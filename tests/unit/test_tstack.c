@@ -66,7 +66,7 @@ static int same(const struct ptd_tstacks *t, const struct model *m)
 
 	if (ptd_tstack_depth(t, 7) != m->cnt)
 		return 0;
-	n = ptd_tstack_sample(t, 7, 0, ips, 65);
+	n = ptd_tstack_sample(t, 7, 0, ips, 65, 1ULL << 63);
 	for (i = 1; i < n; i++)
 		if (ips[i] != m->ret[m->cnt - i])
 			return 0;

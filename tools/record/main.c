@@ -73,6 +73,10 @@ static void usage(FILE *f)
 	      "      --buildid-mmap      MMAP2 records with build ids (perf record --buildid-mmap)\n"
 	      "      --root DIR          record files under DIR by their path inside DIR\n"
 	      "                          (decode with perf script --symfs DIR)\n"
+	      "      --kernel VMLINUX    trace the kernel too (intel_pt//): each syscall's path\n"
+	      "                          through VMLINUX, an image like tools/record/kernel.S's\n"
+	      "                          (decode with perf script --vmlinux VMLINUX); not with\n"
+	      "                          --etm, --filter, --snapshot or fault injection\n"
 	      "  -q, --quiet             no messages\n"
 	      "  -h, --help              this help\n"
 	      "\n"
@@ -198,6 +202,7 @@ int main(int argc, char **argv)
 		{ "lost", required_argument, NULL, 'l' },
 		{ "pause", required_argument, NULL, 'Z' },
 		{ "root", required_argument, NULL, 'R' },
+		{ "kernel", required_argument, NULL, 'K' },
 		{ "buildid-mmap", no_argument, NULL, 'B' },
 		{ "etm", no_argument, NULL, 'e' },
 		{ "hw-id", no_argument, NULL, 'H' },
@@ -275,6 +280,7 @@ int main(int argc, char **argv)
 		case 'q': quiet = 1; break;
 		case 'e': etm = 1; break;
 		case 'R': cfg.root = optarg; break;
+		case 'K': cfg.kernel = optarg; cfg.pd.kernel = 1; break;
 		case 'B': cfg.pd.buildid_mmap = 1; break;
 		case 'H': cfg.pd.etm_hw_id = 1; break;
 		case 'h': usage(stdout); return 0;
@@ -354,6 +360,12 @@ int main(int argc, char **argv)
 	}
 	if (cfg.pd.no_tsc && (cfg.pd.mtc || cfg.pd.cyc || cfg.pd.snapshot)) {
 		fprintf(stderr, "ptdecode-record: --no-tsc: MTC, CYC and snapshots need timestamps\n");
+		return 1;
+	}
+	if (cfg.kernel && (etm || filter_spec || cfg.pd.snapshot || cfg.ovf_every ||
+			   cfg.truncate_every || cfg.drop_every || cfg.pause_every)) {
+		fprintf(stderr, "ptdecode-record: --kernel: not with --etm, --filter, --snapshot, "
+			"--inject-ovf, --truncate, --drop or --pause\n");
 		return 1;
 	}
 	if (strcmp(source, "qemu") && strcmp(source, "ptrace")) {

@@ -19,6 +19,7 @@
 
 struct bid {
 	int32_t pid;
+	int kernel;
 	uint8_t size;
 	uint8_t id[20];
 	char *path;
@@ -132,7 +133,7 @@ static void make_attr(uint8_t a[128], const struct ptd_pdw *w, int pt)
 	uint32_t u;
 	uint64_t flags = (1ULL << 0)   /* disabled */
 		| (1ULL << 1)          /* inherit */
-		| (1ULL << 5)          /* exclude_kernel */
+		| (w->cfg.kernel ? 0 : 1ULL << 5)   /* exclude_kernel */
 		| (1ULL << 6)          /* exclude_hv */
 		| (1ULL << 12)         /* enable_on_exec */
 		| (1ULL << 18)         /* sample_id_all */
@@ -365,6 +366,35 @@ int ptd_pdw_mmap(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t 
 	return emit(w, &rb, err);
 }
 
+int ptd_pdw_kernel_mmap(struct ptd_pdw *w, uint64_t tsc, uint64_t start, uint64_t len,
+			const char *file, struct ptd_err *err)
+{
+	static const char name[] = "[kernel.kallsyms]";
+	struct ptd_recbuf rb;
+
+	if (w->nbids < MAX_BUILDIDS) {
+		struct bid *b = &w->bids[w->nbids];
+
+		b->size = (uint8_t)ptd_buildid_read(file, b->id);
+		if (b->size) {
+			if (!(b->path = strdup(name)))
+				return ptd_err_set(err, PTD_E_NOMEM, "build ids");
+			b->pid = -1;
+			b->kernel = 1;
+			w->nbids++;
+		}
+	}
+	ptd_rb_start(&rb, PTD_REC_MMAP, PTD_MISC_KERNEL);
+	ptd_rb_u32(&rb, UINT32_MAX);
+	ptd_rb_u32(&rb, 0);
+	ptd_rb_u64(&rb, start);
+	ptd_rb_u64(&rb, len);
+	ptd_rb_u64(&rb, start);
+	ptd_rb_str(&rb, "[kernel.kallsyms]_text");
+	trailer(w, &rb, ID_DUMMY, 0, tsc, -1, 0);
+	return emit(w, &rb, err);
+}
+
 int ptd_pdw_fork(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t ppid,
 		 int32_t tid, int32_t ptid, int exit, struct ptd_err *err)
 {
@@ -579,7 +609,8 @@ static int write_features(struct ptd_pdw *w, struct ptd_err *err)
 	for (i = 0; i < w->nbids; i++) {
 		static const uint8_t zero[64];
 		size_t name = (strlen(w->bids[i].path) + 1 + 63) & ~(size_t)63;
-		uint16_t misc = PTD_MISC_USER | PTD_MISC_BUILD_ID_SIZE;
+		uint16_t misc = (w->bids[i].kernel ? PTD_MISC_KERNEL : PTD_MISC_USER) |
+				PTD_MISC_BUILD_ID_SIZE;
 		uint16_t size = (uint16_t)(8 + 4 + 24 + name);
 		uint8_t id[24] = { 0 };
 

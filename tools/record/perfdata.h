@@ -51,6 +51,8 @@ struct ptd_pdw_config {
 	uint32_t ctc_n, ctc_d;     /* TSC:CTC ratio (CPUID leaf 0x15) */
 	int buildid_mmap;          /* MMAP2 records carry build ids (perf record --buildid-mmap) */
 	uint8_t max_nonturbo_ratio;
+	int kernel;                /* intel_pt// rather than intel_pt//u: the kernel is
+	                              traced too (ptd_pdw_kernel_mmap names it) */
 	/* TSC -> perf time (TIME_CONV and the AUXTRACE_INFO copy) */
 	uint16_t time_shift;
 	uint32_t time_mult;
@@ -91,6 +93,12 @@ int ptd_pdw_comm(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t 
  * same path when NULL) */
 int ptd_pdw_mmap(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t tid,
 		 const struct ptd_xmap *m, const char *file, struct ptd_err *err);
+/* The kernel's text [start, start + len) from the image `file` (whose build
+ * id is recorded): PERF_RECORD_MMAP "[kernel.kallsyms]_text" of pid -1 with
+ * the kernel cpumode, pgoff the address of _text, as perf record
+ * synthesizes it for an unrelocated kernel. */
+int ptd_pdw_kernel_mmap(struct ptd_pdw *w, uint64_t tsc, uint64_t start, uint64_t len,
+			const char *file, struct ptd_err *err);
 int ptd_pdw_fork(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t ppid,
 		 int32_t tid, int32_t ptid, int exit, struct ptd_err *err);
 int ptd_pdw_itrace_start(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t tid,

@@ -36,6 +36,9 @@ struct ptd_ptenc {
 	void *psb_ctx;
 	uint64_t cyc_tsc;                     /* TSC of the last CYC */
 	int in_tx;                            /* in a TSX transaction */
+	int at_sysret;                        /* --kernel: the kernel's walk stopped at its
+	                                         sysretq (ip); its TIP comes with the
+	                                         next enable */
 };
 
 static int put(struct ptd_ptenc *e, const struct pt_packet *p, struct ptd_err *err);
@@ -390,7 +393,7 @@ void ptd_ptenc_free(struct ptd_ptenc *e)
 int ptd_ptenc_start(struct ptd_ptenc *e, uint64_t tsc, struct ptd_err *err)
 {
 	e->tsc = tsc;
-	e->enabled = e->user = 0;
+	e->enabled = e->user = e->at_sysret = 0;
 	return psb_plus(e, err);
 }
 
@@ -413,10 +416,20 @@ static int pge(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, struct ptd_err *e
 
 int ptd_ptenc_enable(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, struct ptd_err *err)
 {
+	int rc;
+
 	e->tsc = tsc;
 	if (e->user)
 		return ptd_err_set(err, PTD_E_INVAL, "PT encoder: enable while enabled");
 	e->user = 1;
+	if (e->at_sysret) {
+		/* the kernel returns to user space: TSC + TIP */
+		e->at_sysret = 0;
+		if ((rc = maybe_psb(e, err)) || (rc = tsc_packet(e, tsc, err)))
+			return rc;
+		e->ip = ip;
+		return ip_packet(e, ppt_tip, ip, 0, err);
+	}
 	e->ip = ip;
 	if (!in_filter(e, ip))
 		return 0;
@@ -511,6 +524,30 @@ int ptd_ptenc_branch(struct ptd_ptenc *e, uint64_t tsc, const struct ptd_xev *ev
 		return ptd_err_set(err, PTD_E_INVAL, "PT encoder: transfer class %d", ev->cls);
 	}
 	e->ip = ev->to;
+	return rc;
+}
+
+int ptd_ptenc_kernel_entry(struct ptd_ptenc *e, uint64_t tsc, uint64_t entry,
+			   struct ptd_err *err)
+{
+	int rc;
+
+	e->tsc = tsc;
+	if (!e->user || !e->enabled || e->cfg.in_filter)
+		return ptd_err_set(err, PTD_E_INVAL, "PT encoder: kernel entry while disabled");
+	if ((rc = maybe_psb(e, err)) || (rc = flush_tnt(e, err)) || (rc = tsc_packet(e, tsc, err)))
+		return rc;
+	e->ip = entry;
+	return ip_packet(e, ppt_tip, entry, 0, err);
+}
+
+int ptd_ptenc_kernel_exit(struct ptd_ptenc *e, uint64_t ip, struct ptd_err *err)
+{
+	int rc = flush_tnt(e, err);
+
+	e->ip = ip;
+	e->user = 0;
+	e->at_sysret = 1;
 	return rc;
 }
 
@@ -655,6 +692,7 @@ int ptd_ptenc_overflow(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, struct pt
 	if ((rc = flush_tnt(e, err)) || (rc = simple(e, ppt_ovf, err)))
 		return rc;
 	e->enabled = e->user = 1;
+	e->at_sysret = 0;
 	e->ip = ip;
 	if ((rc = ip_packet(e, ppt_fup, ip, 0, err)))
 		return rc;
@@ -668,6 +706,8 @@ int ptd_ptenc_resync(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, struct ptd_
 {
 	e->tsc = tsc;
 	e->ip = ip;
+	if (e->at_sysret)   /* the sysretq was lost: tracing resumes with TIP.PGE */
+		e->enabled = e->at_sysret = 0;
 	return psb_plus(e, err);
 }
 

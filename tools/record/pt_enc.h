@@ -16,7 +16,9 @@
  *     compression; see pt_enc.c for how both perf's and libipt's return
  *     stacks are followed),
  *   - TIP.PGD without IP when a syscall enters the kernel, FUP + TIP.PGD for
- *     an asynchronous exit (signal, interrupt, preemption),
+ *     an asynchronous exit (signal, interrupt, preemption); with the kernel
+ *     traced (ptd_ptenc_kernel_entry) a syscall's path through the kernel
+ *     instead, and TIP to user space,
  *   - OVF + FUP for an injected internal buffer overflow,
  *   - PTW + FUP for a ptwrite, and MWAIT, PWRE, EXSTOP + FUP, PWRX for a
  *     power-saving wait, when the caller reports them,
@@ -119,6 +121,17 @@ int ptd_ptenc_tsx_abort(struct ptd_ptenc *e, uint64_t tsc, uint64_t ip, uint64_t
 /* The transaction state changed while trace was lost (the next PSB+ says
  * so). */
 void ptd_ptenc_set_in_tx(struct ptd_ptenc *e, int in_tx);
+
+/* --kernel: a system call enters the traced kernel at entry (in place of
+ * ptd_ptenc_branch's PTD_X_SYSCALL): pending TNT bits, TSC, TIP(entry).
+ * The kernel's transfers follow through ptd_ptenc_branch, then
+ * ptd_ptenc_kernel_exit says the kernel stopped at its sysretq at ip.
+ * The next ptd_ptenc_enable is its return to user space: TSC + TIP(the
+ * ip) in place of TIP.PGE, whichever thread that is.  Not with address
+ * filters. */
+int ptd_ptenc_kernel_entry(struct ptd_ptenc *e, uint64_t tsc, uint64_t entry,
+			   struct ptd_err *err);
+int ptd_ptenc_kernel_exit(struct ptd_ptenc *e, uint64_t ip, struct ptd_err *err);
 
 /* Tracing stops with the next instruction at ip not executed (preemption,
  * end of recording while running): FUP + TIP.PGD. */

@@ -7,6 +7,7 @@
 
 #include "common/vec.h"
 #include "formats/perf/abi.h"
+#include "tools/record/kwalk.h"
 #include "tools/record/snapshot.h"
 #include "tools/record/tsx.h"
 
@@ -67,6 +68,7 @@ struct ptd_recorder {
 	unsigned nthreads;
 	struct stream *streams;
 	unsigned nstreams;
+	struct ptd_kwalk *kwalk;    /* --kernel */
 };
 
 static FILE *T(struct ptd_recorder *r) { return r->cfg.truth; }
@@ -426,6 +428,28 @@ static int resume_trace(struct ptd_recorder *r, struct stream *s, int32_t tid, u
 	return 0;
 }
 
+static int kernel_branch(void *ctx, const struct ptd_xev *ev)
+{
+	struct stream *s = ctx;
+
+	return ptd_ptenc_branch(s->enc, s->rec->tsc, ev, &s->rec->err);
+}
+
+/* Transfer ev in the trace; with --kernel a syscall's path through the
+ * kernel (kwalk.h) in place of TIP.PGD. */
+static int encode(struct ptd_recorder *r, struct stream *s, const struct ptd_xev *ev)
+{
+	uint64_t exit_ip;
+	int rc;
+
+	if (!r->kwalk || ev->cls != PTD_X_SYSCALL)
+		return ptd_ptenc_branch(s->enc, r->tsc, ev, &r->err);
+	if ((rc = ptd_ptenc_kernel_entry(s->enc, r->tsc, ptd_kwalk_entry(r->kwalk), &r->err)) ||
+	    (rc = ptd_kwalk_run(r->kwalk, kernel_branch, s, &exit_ip, &r->err)))
+		return rc;
+	return ptd_ptenc_kernel_exit(s->enc, exit_ip, &r->err);
+}
+
 /* --ptwrite, --pwr-evt: the events before transfer ev of thread t, at its
  * instruction (not in the trace when the transfer is lost; no ptwrite at
  * a transfer a transaction aborts at: the transfer does not complete, and
@@ -514,7 +538,7 @@ static int on_event(void *ctx, int32_t tid, const struct ptd_xev *ev)
 	if ((rc = tsx_event(r, s, t, tx, ev->from, ev->to, lost, &r->err)) ||
 	    (rc = trace_events(r, s, t, ev, lost, tx == PTD_TSX_ABORT)))
 		return rc;
-	if (!lost && tx != PTD_TSX_ABORT && (rc = ptd_ptenc_branch(s->enc, r->tsc, ev, &r->err)))
+	if (!lost && tx != PTD_TSX_ABORT && (rc = encode(r, s, ev)))
 		return rc;
 	note(r, s, 1, "X %d %d %#" PRIx64 " %#" PRIx64 " %u %" PRIu64 " %d %" PRIu64 "%s",
 	     (int)tid, ev->cls, ev->from, ev->to, ev->taken, ev->icount, s->queue,
@@ -624,6 +648,11 @@ int ptd_recorder_new(struct ptd_recorder **out, const char *path,
 		r->cfg.aux_size = 64 * 1024;
 	if ((rc = ptd_pdw_open(&r->pd, path, &cfg->pd, err)))
 		goto fail;
+	if (cfg->kernel && ((rc = ptd_kwalk_open(&r->kwalk, cfg->kernel, err)) ||
+			    (rc = ptd_pdw_kernel_mmap(r->pd, r->tsc, ptd_kwalk_text(r->kwalk),
+						      ptd_kwalk_etext(r->kwalk) - ptd_kwalk_text(r->kwalk),
+						      ptd_kwalk_path(r->kwalk), err))))
+		goto fail;
 	if (!cfg->pd.per_thread) {
 		if (!cfg->pd.ncpus || cfg->pd.ncpus > 256) {
 			rc = ptd_err_set(err, PTD_E_INVAL, "%u CPUs: 1 to 256", cfg->pd.ncpus);
@@ -697,6 +726,7 @@ int ptd_recorder_finish(struct ptd_recorder *r, struct ptd_err *err)
 	for (i = 0; i < r->nthreads; i++)
 		free(r->threads[i]);
 	free(r->streams);
+	ptd_kwalk_free(r->kwalk);
 	free(r);
 	return rc;
 }

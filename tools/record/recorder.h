@@ -41,6 +41,8 @@ struct ptd_recorder_config {
 	FILE *truth;                /* ground truth; NULL: none */
 	const char *root;           /* record file names under this directory as if it
 	                               were / (so the files can move with the recording) */
+	const char *kernel;         /* --kernel: the kernel image (kwalk.h) whose path
+	                               each syscall's trace follows; NULL: user only */
 	struct ptd_rfilter *filter; /* --filter: told of the mappings (cfg.pt.in_filter
 	                               asks it); NULL: none */
 };
