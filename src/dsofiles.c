@@ -25,6 +25,7 @@ struct ptd_dsofiles {
 	char *symfs;
 	char *buildid_dir;
 	char *kernel;                /* --vmlinux, under symfs: the kernel's file */
+	char *kernel_name;           /* ... as given */
 	struct ptd_u64map by_name;   /* hash of the recorded name -> struct entry * chain */
 	struct entry **all;
 	size_t n, cap;
@@ -77,6 +78,7 @@ void ptd_dsofiles_free(struct ptd_dsofiles *f)
 	free(f->symfs);
 	free(f->buildid_dir);
 	free(f->kernel);
+	free(f->kernel_name);
 	pthread_mutex_destroy(&f->mu);
 	free(f);
 }
@@ -244,10 +246,17 @@ int ptd_dsofiles_set_kernel(struct ptd_dsofiles *f, const char *vmlinux)
 	size_t n = strlen(root) + strlen(sep) + strlen(vmlinux) + 1;
 
 	free(f->kernel);
-	if (!(f->kernel = malloc(n)))
+	free(f->kernel_name);
+	f->kernel_name = strdup(vmlinux);
+	if (!(f->kernel = malloc(n)) || !f->kernel_name)
 		return -1;
 	snprintf(f->kernel, n, "%s%s%s", root, sep, vmlinux);
 	return 0;
+}
+
+const char *ptd_dsofiles_kernel_name(const struct ptd_dsofiles *f)
+{
+	return f->kernel_name;
 }
 
 void ptd_dsofiles_kernel_map(struct ptd_dsofiles *f, struct ptd_map *map)

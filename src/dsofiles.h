@@ -47,6 +47,9 @@ struct ptd_dsofile *ptd_dsofiles_get(struct ptd_dsofiles *f, const struct ptd_ma
  * joins them).  Returns 0, or -1 when out of memory. */
 int ptd_dsofiles_set_kernel(struct ptd_dsofiles *f, const char *vmlinux);
 
+/* The vmlinux as given to ptd_dsofiles_set_kernel (NULL: none), borrowed. */
+const char *ptd_dsofiles_kernel_name(const struct ptd_dsofiles *f);
+
 /* For a kernel map about to be added: perf maps the kernel by address
  * (pgoff is the address of _text, map offsets are addresses), code and
  * symbols are read by file offset: map->file_adj is set so that

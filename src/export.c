@@ -99,7 +99,8 @@ static int on_call_return(void *ctx, const struct ptd_call_return *cr, uint64_t 
 static int is_retpoline(void *ctx, uint64_t sym);
 
 int ptd_export_new(struct ptd_export **out, struct ptd_db *db, const struct ptd_machine *m,
-		   int quiet, ptd_export_buildid_fn buildid, void *buildid_ctx, struct ptd_err *err)
+		   int quiet, ptd_export_buildid_fn buildid, ptd_export_long_name_fn long_name,
+		   void *files_ctx, struct ptd_err *err)
 {
 	struct ptd_export *x = calloc(1, sizeof(*x));
 	int rc;
@@ -112,7 +113,8 @@ int ptd_export_new(struct ptd_export **out, struct ptd_db *db, const struct ptd_
 	x->db = db;
 	x->m = m;
 	x->buildid = buildid;
-	x->buildid_ctx = buildid_ctx;
+	x->long_name = long_name;
+	x->files_ctx = files_ctx;
 	x->err = err;
 	x->retpoline = (struct ptd_vec)PTD_VEC_INIT(1);
 	x->progress = !quiet && isatty(STDERR_FILENO);
@@ -159,7 +161,7 @@ static int export_dso(struct ptd_export *x, const struct ptd_map *map, struct xd
 {
 	uint64_t h = ptd_u64map_str_key(map->filename);
 	struct xdso *first = ptd_u64map_get(&x->dsos, h), *d;
-	const char *slash = strrchr(map->filename, '/');
+	const char *slash = strrchr(map->filename, '/'), *lname;
 	char bid[41];
 	struct ptd_db_val v[5];
 	uint8_t id[20];
@@ -184,14 +186,15 @@ static int export_dso(struct ptd_export *x, const struct ptd_map *map, struct xd
 	n = map->build_id_size < 20 ? map->build_id_size : 20;
 	memcpy(id, map->build_id, n);
 	if (!n && x->buildid)
-		n = x->buildid(x->buildid_ctx, map, id);
+		n = x->buildid(x->files_ctx, map, id);
 	for (i = 0; i < n && i < 20; i++)
 		snprintf(bid + 2 * i, 3, "%02x", id[i]);
 	bid[2 * i] = 0;
 	v[0] = PTD_DB_I(d->id);
 	v[1] = PTD_DB_I(1);
 	v[2] = PTD_DB_S(slash && slash[1] && map->filename[0] != '[' ? slash + 1 : map->filename);
-	v[3] = PTD_DB_S(map->filename);
+	v[3] = PTD_DB_S(x->long_name && (lname = x->long_name(x->files_ctx, map)) ? lname
+									       : map->filename);
 	v[4] = PTD_DB_S(bid);
 	return ptd_export_row(x, PTD_DB_DSOS, v);
 }

@@ -47,10 +47,16 @@ struct ptd_export;
  * returning its size (0: none). */
 typedef size_t (*ptd_export_buildid_fn)(void *ctx, const struct ptd_map *map, uint8_t id[20]);
 
+/* The long name perf gives a dso (the kernel's: the vmlinux read), or NULL
+ * for its recorded name. */
+typedef const char *(*ptd_export_long_name_fn)(void *ctx, const struct ptd_map *map);
+
 /* db is borrowed (finished or aborted by the caller); the machine must
- * outlive the export.  quiet: no progress on stderr.  buildid may be NULL. */
+ * outlive the export.  quiet: no progress on stderr.  buildid and
+ * long_name (both called with files_ctx) may be NULL. */
 int ptd_export_new(struct ptd_export **out, struct ptd_db *db, const struct ptd_machine *m,
-		   int quiet, ptd_export_buildid_fn buildid, void *buildid_ctx, struct ptd_err *err);
+		   int quiet, ptd_export_buildid_fn buildid, ptd_export_long_name_fn long_name,
+		   void *files_ctx, struct ptd_err *err);
 void ptd_export_free(struct ptd_export *x);   /* NULL-safe */
 
 int ptd_export_sample(struct ptd_export *x, const struct ptd_export_sample *s, struct ptd_err *err);

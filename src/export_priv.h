@@ -32,7 +32,8 @@ struct ptd_export {
 	struct ptd_u64map dsos;       /* name hash -> struct xdso * */
 	struct ptd_vec retpoline;     /* uint8_t by symbol id */
 	ptd_export_buildid_fn buildid;
-	void *buildid_ctx;
+	ptd_export_long_name_fn long_name;
+	void *files_ctx;
 	int progress;
 	uint64_t last_ms;
 };

@@ -38,6 +38,18 @@ static size_t file_build_id(void *ctx, const struct ptd_map *map, uint8_t id[20]
 	return f && f->data ? ptd_elf_build_id(f->data, f->size, id) : 0;
 }
 
+/* perf's dso__load_vmlinux names the kernel's dso by the vmlinux it read */
+static const char *long_name(void *ctx, const struct ptd_map *map)
+{
+	struct ptd_export_run *x = ctx;
+	struct ptd_dsofile *f;
+
+	if (!x->files || !ptd_dsofiles_kernel_name(x->files) || strcmp(map->filename, PTD_KERNEL_MAP_NAME))
+		return NULL;
+	f = ptd_dsofiles_get(x->files, map);
+	return f && f->data ? ptd_dsofiles_kernel_name(x->files) : NULL;
+}
+
 int ptd_export_run_open(struct ptd_export_run **out, enum ptd_db_kind kind, const char *target,
 			int replace, int quiet, struct ptd_err *err)
 {
@@ -81,7 +93,7 @@ int ptd_export_run_begin(struct ptd_export_run *x, const struct ptd_machine *m,
 			 struct ptd_dsofiles *files, int quiet, struct ptd_err *err)
 {
 	x->files = files;
-	return ptd_export_new(&x->exp, x->db, m, quiet, file_build_id, x, err);
+	return ptd_export_new(&x->exp, x->db, m, quiet, file_build_id, long_name, x, err);
 }
 
 int ptd_export_run_sample(struct ptd_export_run *x, struct ptd_resolver *rv,
