@@ -455,7 +455,6 @@ int ptd_ahead_start(struct ptd_ptq *q)
 		pq->w.pinsn = a->wk->pinsn;
 		pq->w.insns = &a->wk->insns;
 		pq->w.jcc = &a->wk->jcc;
-		ptd_pdec_list_skipped(pq->dec);
 		pq->ahead = a;
 	}
 	for (i = 0; i < ah->nw; i++) {
@@ -465,6 +464,10 @@ int ptd_ahead_start(struct ptd_ptq *q)
 		}
 		ah->w[i].started = 1;
 	}
+	/* every thread runs (waiting for the go): the decoders list what
+	 * they skip from now on, for ptd_ahead_skipped */
+	for (i = 0; i < nq; i++)
+		ptd_pdec_list_skipped(ah->qs[i].pq->dec);
 	signal_all(ah, 1);
 	return 0;
 }

@@ -192,6 +192,10 @@ int pdec_fup_in_psb(struct ptd_pdec *d);
 bool pdec_psb_with_fup(struct ptd_pdec *d, int *err);
 int pdec_walk_psb(struct ptd_pdec *d);
 int pdec_sync_psb(struct ptd_pdec *d);
+/* At a PSB: no last IP, no PSB+ FUP yet, the return stack emptied; after
+ * its PSB+: the PSB state (from_ip its FUP's ip, or 0) */
+void pdec_psb_reset(struct ptd_pdec *d);
+void pdec_psb_state(struct ptd_pdec *d);
 static inline void pdec_mode_exec_status(struct ptd_pdec *d)
 {
 	(void)d;   /* the execution mode's interrupt flag needs event trace */

@@ -59,20 +59,30 @@ out:
 	return err;
 }
 
-int pdec_psb(struct ptd_pdec *d)
+void pdec_psb_reset(struct ptd_pdec *d)
 {
-	int err;
-
 	d->last_ip = 0;
 	d->psb_ip = 0;
 	d->have_last_ip = true;
 	pdec_clear_stack(d);
-	err = pdec_walk_psbend(d);
-	if (err)
-		return err;
+}
+
+void pdec_psb_state(struct ptd_pdec *d)
+{
 	d->state.type = PDEC_PSB_EVT;
 	d->state.from_ip = d->psb_ip;
 	d->state.to_ip = 0;
+}
+
+int pdec_psb(struct ptd_pdec *d)
+{
+	int err;
+
+	pdec_psb_reset(d);
+	err = pdec_walk_psbend(d);
+	if (err)
+		return err;
+	pdec_psb_state(d);
 	return 0;
 }
 
@@ -220,11 +230,9 @@ int pdec_sync_psb(struct ptd_pdec *d)
 
 	d->pge = false;
 	d->continuous_period = false;
+	pdec_psb_reset(d);
 	d->have_last_ip = false;
-	d->last_ip = 0;
-	d->psb_ip = 0;
 	d->ip = 0;
-	pdec_clear_stack(d);
 	err = pdec_scan_for_psb(d);
 	if (err)
 		return err;
@@ -233,9 +241,7 @@ int pdec_sync_psb(struct ptd_pdec *d)
 	err = pdec_walk_psb(d);
 	if (err)
 		return err;
-	d->state.type = PDEC_PSB_EVT;
-	d->state.from_ip = d->psb_ip;
-	d->state.to_ip = 0;
+	pdec_psb_state(d);
 	if (d->ip)
 		d->pkt_state = d->p.quick ? ST_RESAMPLE : ST_IN_SYNC;
 	return 0;

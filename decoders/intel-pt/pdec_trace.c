@@ -371,16 +371,11 @@ static int walk_to_ip(struct ptd_pdec *d)
 			break;
 		case PK_PSB:
 			d->state.psb_offset = d->pos;
-			d->psb_ip = 0;
-			d->last_ip = 0;
-			d->have_last_ip = true;
-			pdec_clear_stack(d);
+			pdec_psb_reset(d);
 			err = pdec_walk_psb(d);
 			if (err)
 				return err;
-			d->state.type = PDEC_PSB_EVT;
-			d->state.from_ip = d->psb_ip;
-			d->state.to_ip = 0;
+			pdec_psb_state(d);
 			return 0;
 		default:
 			break;
