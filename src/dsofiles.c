@@ -26,6 +26,8 @@ struct ptd_dsofiles {
 	char *buildid_dir;
 	char *kernel;                /* --vmlinux, under symfs: the kernel's file */
 	char *kernel_name;           /* ... as given */
+	char *kallsyms;              /* --kallsyms: the kernel's symbols, no code */
+	int kallsyms_ok;             /* ... which perf loads (ptd_dsofiles_kernel_map) */
 	struct ptd_u64map by_name;   /* hash of the recorded name -> struct entry * chain */
 	struct entry **all;
 	size_t n, cap;
@@ -79,6 +81,7 @@ void ptd_dsofiles_free(struct ptd_dsofiles *f)
 	free(f->buildid_dir);
 	free(f->kernel);
 	free(f->kernel_name);
+	free(f->kallsyms);
 	pthread_mutex_destroy(&f->mu);
 	free(f);
 }
@@ -100,6 +103,8 @@ static int resolve(const struct ptd_dsofiles *f, const struct ptd_map *map, char
 	size_t i;
 	int k;
 
+	if (name && f->kallsyms && !strcmp(name, PTD_KERNEL_MAP_NAME))
+		return -1;   /* perf reads no code with kallsyms */
 	if (name && f->kernel && !strcmp(name, PTD_KERNEL_MAP_NAME)) {
 		snprintf(buf, n, "%s", f->kernel);
 		return ptd_path_regular_within(NULL, buf) ? 0 : -1;
@@ -259,12 +264,56 @@ const char *ptd_dsofiles_kernel_name(const struct ptd_dsofiles *f)
 	return f->kernel_name;
 }
 
-void ptd_dsofiles_kernel_map(struct ptd_dsofiles *f, struct ptd_map *map)
+int ptd_dsofiles_set_kallsyms(struct ptd_dsofiles *f, const char *path)
+{
+	free(f->kallsyms);
+	f->kallsyms = strdup(path);
+	f->kallsyms_ok = 1;
+	return f->kallsyms ? 0 : -1;
+}
+
+const char *ptd_dsofiles_kallsyms(const struct ptd_dsofiles *f)
+{
+	return f->kallsyms_ok ? f->kallsyms : NULL;
+}
+
+/* perf's kernel map from kallsyms: kallsyms__delta (the file's _text less
+ * the recorded one, which a relocated kernel's file moves) comes off every
+ * symbol, and map__fixup_start/end put the map over the symbols (an
+ * address outside is in no map).  Symbols are looked up at address +
+ * delta; the map stays by address. */
+static void kallsyms_map(struct ptd_dsofiles *f, struct ptd_symcache *syms, struct ptd_map *map)
+{
+	uint64_t text, first, end, delta = 0;
+	int rc = ptd_symcache_kallsyms_extent(syms, &text, &first, &end);
+
+	if (rc < 0)
+		return;   /* no kernel symbol: the map stays */
+	if (map->pgoff) {
+		if (rc) {
+			f->kallsyms_ok = 0;   /* perf's load fails without _text */
+			return;
+		}
+		delta = text - map->pgoff;
+	}
+	map->start = first - delta;
+	map->end = end - delta;
+	map->pgoff = map->start;
+	map->file_adj = delta;
+}
+
+void ptd_dsofiles_kernel_map(struct ptd_dsofiles *f, struct ptd_symcache *syms, struct ptd_map *map)
 {
 	struct ptd_dsofile *k;
 	uint64_t off;
 
-	if (!f->kernel || !map->filename || strcmp(map->filename, PTD_KERNEL_MAP_NAME))
+	if (!map->filename || strcmp(map->filename, PTD_KERNEL_MAP_NAME))
+		return;
+	if (f->kallsyms) {
+		kallsyms_map(f, syms, map);
+		return;
+	}
+	if (!f->kernel)
 		return;
 	k = ptd_dsofiles_get(f, map);
 	if (k && k->data && !ptd_elf_vaddr_offset(k->data, k->size, map->start, &off))

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "machine.h"
+#include "symbols.h"
 
 struct ptd_dsofiles;
 
@@ -55,6 +56,17 @@ const char *ptd_dsofiles_kernel_name(const struct ptd_dsofiles *f);
  * symbols are read by file offset: map->file_adj is set so that
  * ptd_map_file_off gives the vmlinux file's offsets.  Other maps, and any
  * map when no readable vmlinux is set, stay as they are. */
-void ptd_dsofiles_kernel_map(struct ptd_dsofiles *f, struct ptd_map *map);
+void ptd_dsofiles_kernel_map(struct ptd_dsofiles *f, struct ptd_symcache *syms, struct ptd_map *map);
+
+/* --kallsyms: the kernel's symbols come from this file (syms must load it
+ * as kallsyms: ptd_symcache_set_kallsyms), its code from nowhere (perf
+ * reads no code then), and --vmlinux is not used.  With kallsyms,
+ * ptd_dsofiles_kernel_map puts the kernel's map over the file's symbols
+ * as perf does, moved by the kernel's relocation.  0, or -1 when out of
+ * memory. */
+int ptd_dsofiles_set_kallsyms(struct ptd_dsofiles *f, const char *path);
+/* The kallsyms file when its symbols serve the kernel, else NULL (none
+ * set, or perf's load of it fails: no _text). */
+const char *ptd_dsofiles_kallsyms(const struct ptd_dsofiles *f);
 
 #endif

@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void ptd_options_usage(FILE *out)
 {
@@ -60,6 +61,7 @@ void ptd_options_usage(FILE *out)
 	      "  --buildid-dir DIR the build-id cache (default ~/.debug)\n"
 	      "  -k, --vmlinux FILE the kernel's ELF image, for traced kernel code and its\n"
 	      "                    symbols (under --symfs, as perf script takes it)\n"
+	      "  --kallsyms FILE   the kernel's symbols from a kallsyms file (no code)\n"
 	      "\n"
 	      "CoreSight snapshots (OpenCSD's snapshot directories, as trc_pkt_lister reads):\n"
 	      "  --snapshot DIR    decode the first trace buffer of the snapshot in DIR and\n"
@@ -116,7 +118,7 @@ enum {
 	OPT_ITRACE = 512, OPT_NS, OPT_SYMFS, OPT_BUILDID_DIR, OPT_INSN_TRACE, OPT_CALL_TRACE,
 	OPT_CALL_RET_TRACE, OPT_PID, OPT_TID, OPT_TIME, OPT_GAPS, OPT_SNAPSHOT, OPT_EXPORT,
 	OPT_EXPORT_REPLACE, OPT_TIMELINE, OPT_LATENCY, OPT_FULL_SOURCE_PATH, OPT_INLINE,
-	OPT_NO_INLINE, OPT_MAX_BLOCKS,
+	OPT_NO_INLINE, OPT_MAX_BLOCKS, OPT_KALLSYMS,
 };
 
 /* Options handed to the backend by name: the long option name is the key. */
@@ -143,7 +145,7 @@ void ptd_options_fini(struct ptd_options *o)
 static int perfdata_only(const struct ptd_options *o)
 {
 	return o->shortcut >= 0 || o->cpu_list || o->pid_list || o->tid_list || o->time_str || o->ns ||
-	       o->symfs || o->buildid_dir || o->vmlinux || o->timeline || o->latency || o->gaps || o->export_kind ||
+	       o->symfs || o->buildid_dir || o->vmlinux || o->kallsyms || o->timeline || o->latency || o->gaps || o->export_kind ||
 	       o->format == PTD_FORMAT_FOLDED;
 }
 
@@ -187,6 +189,7 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 		{ "ns", no_argument, NULL, OPT_NS },
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
 		{ "vmlinux", required_argument, NULL, 'k' },
+		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 		{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
 		{ "insn-trace", optional_argument, NULL, OPT_INSN_TRACE },
 		{ "call-trace", optional_argument, NULL, OPT_CALL_TRACE },
@@ -414,6 +417,12 @@ int ptd_options_parse(struct ptd_options *o, int argc, char **argv, struct ptd_e
 			if (!ptd_path_regular_within(NULL, optarg))
 				return ptd_err_set(err, PTD_E_INVAL, "Invalid file: %s", optarg);
 			o->vmlinux = optarg;
+			break;
+		case OPT_KALLSYMS:
+			/* perf script: readable, as given (not under --symfs) */
+			if (access(optarg, R_OK))
+				return ptd_err_set(err, PTD_E_INVAL, "Invalid file: %s", optarg);
+			o->kallsyms = optarg;
 			break;
 		case OPT_SYMFS:
 			o->symfs = optarg;

@@ -61,6 +61,7 @@ struct ptd_options {
 	                                       * callchains unwound from stack copies */
 	const char *symfs;                    /* --symfs DIR */
 	const char *vmlinux;                  /* -k, --vmlinux FILE */
+	const char *kallsyms;                 /* --kallsyms FILE */
 	const char *buildid_dir;              /* --buildid-dir DIR */
 	const char *cpu_list;                 /* -C / --cpu LIST (without --pt) */
 	const char *pid_list, *tid_list;      /* --pid, --tid */

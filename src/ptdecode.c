@@ -77,6 +77,7 @@ static int run_script(const struct ptd_options *o)
 	so.jobs = o->jobs;
 	so.symfs = o->symfs;
 	so.vmlinux = o->vmlinux;
+	so.kallsyms = o->kallsyms;
 	so.buildid_dir = o->buildid_dir;
 	so.quiet = o->quiet;
 	so.json = o->format == PTD_FORMAT_JSON;

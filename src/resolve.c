@@ -91,7 +91,9 @@ const struct ptd_map *ptd_resolve(struct ptd_resolver *r, int32_t pid, uint64_t 
 		char buf[4096];
 
 		f->symfile_done = 1;
-		if (!ptd_symfile_find(r->syms, ptd_dsofiles_symfs(r->files),
+		if (!strcmp(map->filename, PTD_KERNEL_MAP_NAME) && ptd_dsofiles_kallsyms(r->files))
+			f->symfile = strdup(ptd_dsofiles_kallsyms(r->files));
+		else if (!ptd_symfile_find(r->syms, ptd_dsofiles_symfs(r->files),
 				      ptd_dsofiles_buildid_dir(r->files), map->filename, f->path, f->data,
 				      f->size, map->build_id, map->build_id_size, buf, sizeof(buf)))
 			f->symfile = strdup(buf);

@@ -504,9 +504,11 @@ static int bad_option(const char *msg)
 	return 1;
 }
 
-static void kernel_map(void *files, struct ptd_map *map)
+static void kernel_map(void *ctx, struct ptd_map *map)
 {
-	ptd_dsofiles_kernel_map(files, map);
+	struct run *r = ctx;
+
+	ptd_dsofiles_kernel_map(r->files, r->syms, map);
 }
 
 int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
@@ -570,7 +572,10 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	r.q = ptd_ptq_new();
 	r.files = ptd_dsofiles_new(o->symfs, o->buildid_dir);
 	r.syms = ptd_symcache_new(0, 0);
-	if (!r.q || !r.files || !r.syms || (o->vmlinux && ptd_dsofiles_set_kernel(r.files, o->vmlinux))) {
+	if (!r.q || !r.files || !r.syms ||
+	    (o->kallsyms ? ptd_dsofiles_set_kallsyms(r.files, o->kallsyms) ||
+			   ptd_symcache_set_kallsyms(r.syms, o->kallsyms)
+			 : o->vmlinux && ptd_dsofiles_set_kernel(r.files, o->vmlinux))) {
 		fprintf(stderr, "ptdecode: out of memory\n");
 		goto out;
 	}
@@ -597,7 +602,7 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	so.on_record = note;
 	so.ctx = &r;
 	so.kernel_map = kernel_map;
-	so.kernel_ctx = r.files;
+	so.kernel_ctx = &r;
 	/* pipe mode: the trace is decoded after the last record, so its
 	 * payloads are kept (in a spill file) as they stream past */
 	so.keep_payloads = 1;

@@ -23,6 +23,7 @@ struct ptd_script_run_opts {
 	int jobs;                   /* -j: decoding threads (0: one per online CPU) */
 	const char *symfs;
 	const char *vmlinux;        /* --vmlinux: the kernel image */
+	const char *kallsyms;       /* --kallsyms: the kernel's symbols (wins over vmlinux) */
 	const char *buildid_dir;
 	int quiet;
 	int json;                   /* --format=json instead of perf's text */

@@ -93,6 +93,20 @@ int ptd_symtab_find(const struct ptd_symtab *t, const char *name, struct ptd_sym
  * contains it.  Returns 0 or -PTD_E_NOTFOUND. */
 int ptd_symtab_vaddr_to_offset(const struct ptd_symtab *t, uint64_t vaddr, uint64_t *off);
 
+/* A kallsyms file ("ADDR TYPE NAME" lines, perf --kallsyms) as perf 6.1
+ * loads it for the kernel (kallsyms.c): its T, W, D and B symbols by
+ * address, ends and duplicates fixed up as perf does for kallsyms, module
+ * symbols ("NAME\t[MOD]") dropped.  Returns 0 and *out, or -PTD_E_IO,
+ * -PTD_E_NOMEM. */
+int ptd_symtab_load_kallsyms(const char *path, struct ptd_symtab **out, struct ptd_err *err);
+
+/* Of a kallsyms table: the address of its _text (0 when it has none),
+ * the first symbol's start and the last one's end (perf's kernel map
+ * after map__fixup_start/end).  Returns 0; 1 when it names no _text; -1
+ * when it has no symbols or is not a kallsyms table. */
+int ptd_symtab_kallsyms_extent(const struct ptd_symtab *t, uint64_t *text, uint64_t *first,
+			       uint64_t *end);
+
 /* A cache of loaded tables by path, owned by the caller.  It holds at most
  * max_files tables and max_bytes of them (0: 64 files, 512 MiB), dropping
  * the least recently used; a table larger than max_bytes alone is still
@@ -127,6 +141,15 @@ int ptd_symcache_lookup_info(struct ptd_symcache *c, const char *symfile, const 
 /* 1 when path loads and has a .symtab; 0 otherwise (missing, unreadable,
  * only .dynsym).  Returns -PTD_E_NOMEM when out of memory. */
 int ptd_symcache_full(struct ptd_symcache *c, const char *path);
+
+/* Load path as a kallsyms file (ptd_symtab_load_kallsyms) rather than an
+ * ELF file from now on.  0, or -PTD_E_NOMEM. */
+int ptd_symcache_set_kallsyms(struct ptd_symcache *c, const char *path);
+
+/* ptd_symtab_kallsyms_extent of the kallsyms file's table, loading it on
+ * first use; -1 also when it does not load. */
+int ptd_symcache_kallsyms_extent(struct ptd_symcache *c, uint64_t *text, uint64_t *first,
+				 uint64_t *end);
 
 /* ptd_symtab_vaddr_to_offset on path's table, loading it on first use. */
 int ptd_symcache_vaddr_to_offset(struct ptd_symcache *c, const char *path, uint64_t vaddr,

@@ -25,6 +25,7 @@ struct ptd_symcache {
 	uint64_t clock;
 	size_t last;            /* entry of the last lookup (checked first) */
 	uint64_t generation;    /* tables dropped so far */
+	char *kallsyms;         /* the path that loads as a kallsyms file */
 };
 
 struct ptd_symcache *ptd_symcache_new(size_t max_files, size_t max_bytes)
@@ -66,6 +67,7 @@ void ptd_symcache_free(struct ptd_symcache *c)
 	while (c->n)
 		drop(c, c->n - 1);
 	free(c->e);
+	free(c->kallsyms);
 	free(c);
 }
 
@@ -110,7 +112,8 @@ static struct entry *get2(struct ptd_symcache *c, const char *path, const char *
 			return &c->e[i];
 		}
 	ptd_err_clear(&lerr);
-	rc = ptd_symtab_load_with(path, runtime, &t, &lerr);
+	rc = c->kallsyms && !runtime && !strcmp(path, c->kallsyms) ? ptd_symtab_load_kallsyms(path, &t, &lerr)
+	     : ptd_symtab_load_with(path, runtime, &t, &lerr);
 	if (rc == -PTD_E_NOMEM) {
 		ptd_err_set(err, PTD_E_NOMEM, "%s", lerr.msg);
 		return NULL;
@@ -201,4 +204,19 @@ int ptd_symcache_lookup_info(struct ptd_symcache *c, const char *symfile, const 
 		return ptd_err_set(err, PTD_E_NOTFOUND, "%s: no symbol at offset %#llx", symfile,
 				   (unsigned long long)off);
 	return 0;
+}
+
+int ptd_symcache_set_kallsyms(struct ptd_symcache *c, const char *path)
+{
+	free(c->kallsyms);
+	c->kallsyms = strdup(path);
+	return c->kallsyms ? 0 : -PTD_E_NOMEM;
+}
+
+int ptd_symcache_kallsyms_extent(struct ptd_symcache *c, uint64_t *text, uint64_t *first,
+				 uint64_t *end)
+{
+	struct entry *x = c->kallsyms ? get(c, c->kallsyms, NULL) : NULL;
+
+	return x && x->t ? ptd_symtab_kallsyms_extent(x->t, text, first, end) : -1;
 }

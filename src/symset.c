@@ -110,10 +110,21 @@ int ptd_symset_fixup(struct ptd_symtab *t)
 	if (!t->n)
 		return 0;
 	qsort(t->syms, t->n, sizeof(*t->syms), by_start);
-	/* symbols__fixup_end: a zero-size symbol ends where the next starts */
-	for (i = 0; i + 1 < t->n; i++)
-		if (t->syms[i].end == t->syms[i].start)
+	/* symbols__fixup_end: a zero-size symbol ends where the next starts;
+	 * in kallsyms, between a kernel and a module symbol (a '[' in one
+	 * name only) at the end of its page instead */
+	for (i = 0; i + 1 < t->n; i++) {
+		if (t->syms[i].end != t->syms[i].start)
+			continue;
+		if (t->kallsyms && !strchr(t->strs + t->syms[i].name, '[') !=
+				   !strchr(t->strs + t->syms[i + 1].name, '[')) {
+			uint64_t s = t->syms[i].start;
+
+			t->syms[i].end = s > UINT64_MAX - 8191 ? UINT64_MAX : (s + 4096 + 4095) & ~(uint64_t)4095;
+		} else {
 			t->syms[i].end = t->syms[i + 1].start;
+		}
+	}
 	if (t->syms[t->n - 1].end == t->syms[t->n - 1].start) {
 		uint64_t s = t->syms[t->n - 1].start;
 		uint64_t up = s > UINT64_MAX - 8191 ? UINT64_MAX : ((s + 4095) & ~(uint64_t)4095) + 4096;
@@ -138,6 +149,19 @@ int ptd_symset_fixup(struct ptd_symtab *t)
 	t->syms[out++] = cur;
 	t->n = out;
 	return 0;
+}
+
+void ptd_symset_drop(struct ptd_symtab *t, int (*drop)(const char *name))
+{
+	size_t i, out = 0;
+
+	for (i = 0; i < t->n; i++) {
+		if (drop(t->strs + t->syms[i].name))
+			log_erase(t, &t->syms[i]);
+		else
+			t->syms[out++] = t->syms[i];
+	}
+	t->n = out;
 }
 
 /* The last address (exclusive) symbol s contains for perf's search:

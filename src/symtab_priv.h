@@ -29,6 +29,9 @@ struct ptd_symtab {
 	struct load *loads;
 	size_t nloads;
 	int full;             /* read from .symtab (not only .dynsym) */
+	int kallsyms;         /* read from a kallsyms file (kallsyms.c): addresses */
+	int has_text;         /* ... which names _text, at text */
+	uint64_t text;
 	/* while loading: what perf did to its tree, in order */
 	uint64_t *keys;       /* start of each inserted symbol, by seq */
 	uint32_t *ops;        /* seq (insert) or seq | OP_ERASE */
@@ -50,6 +53,9 @@ void ptd_symset_insert(struct ptd_symtab *t, uint64_t start, uint64_t end, uint3
 /* perf's symbols__fixup_end and symbols__fixup_duplicate over the whole
  * set, after a load pass that inserted symbols.  0 or -1 (no memory). */
 int ptd_symset_fixup(struct ptd_symtab *t);
+/* Erase the symbols whose name drop() refuses, in order (perf's
+ * maps__split_kallsyms discarding module symbols). */
+void ptd_symset_drop(struct ptd_symtab *t, int (*drop)(const char *name));
 /* After the PLT symbols: sort, find the overlapping zones and, when there
  * are some, build perf's tree from the log; free the log.  0 or -1. */
 int ptd_symset_index(struct ptd_symtab *t);
