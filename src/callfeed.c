@@ -104,7 +104,7 @@ static int64_t sym_key(struct ptd_callfeed *f, struct ptd_resolver *rv, const st
 	memset(&si, 0, sizeof(si));
 	if (!(map = ptd_resolve(rv, sy->pid, addr, sy->now, &loc, &si)))
 		return 0;
-	off = ptd_map_file_off(map, addr);
+	off = ptd_map_sym_off(map, addr);
 	unknown = !loc.sym;
 	start = unknown ? off : si.start;
 	*at_start = off == start;

@@ -26,8 +26,10 @@ struct ptd_dsofiles {
 	char *buildid_dir;
 	char *kernel;                /* --vmlinux, under symfs: the kernel's file */
 	char *kernel_name;           /* ... as given */
-	char *kallsyms;              /* --kallsyms: the kernel's symbols, no code */
+	char *kallsyms;              /* --kallsyms: the kernel's symbols ... */
 	int kallsyms_ok;             /* ... which perf loads (ptd_dsofiles_kernel_map) */
+	char *kcore;                 /* the kcore next to a file named kallsyms ... */
+	int kcore_ok;                /* ... which gives the kernel's code */
 	struct ptd_u64map by_name;   /* hash of the recorded name -> struct entry * chain */
 	struct entry **all;
 	size_t n, cap;
@@ -82,6 +84,7 @@ void ptd_dsofiles_free(struct ptd_dsofiles *f)
 	free(f->kernel);
 	free(f->kernel_name);
 	free(f->kallsyms);
+	free(f->kcore);
 	pthread_mutex_destroy(&f->mu);
 	free(f);
 }
@@ -103,8 +106,12 @@ static int resolve(const struct ptd_dsofiles *f, const struct ptd_map *map, char
 	size_t i;
 	int k;
 
-	if (name && f->kallsyms && !strcmp(name, PTD_KERNEL_MAP_NAME))
-		return -1;   /* perf reads no code with kallsyms */
+	if (name && f->kallsyms && !strcmp(name, PTD_KERNEL_MAP_NAME)) {
+		if (!f->kcore_ok)
+			return -1;   /* perf reads no code from kallsyms */
+		snprintf(buf, n, "%s", f->kcore);
+		return ptd_path_regular_within(NULL, buf) ? 0 : -1;
+	}
 	if (name && f->kernel && !strcmp(name, PTD_KERNEL_MAP_NAME)) {
 		snprintf(buf, n, "%s", f->kernel);
 		return ptd_path_regular_within(NULL, buf) ? 0 : -1;
@@ -161,6 +168,16 @@ static void open_file(struct entry *e, const char *path)
 	}
 }
 
+static void unload(struct entry *e)
+{
+	if (e->map)
+		munmap(e->map, e->map_size);
+	e->map = NULL;
+	e->map_size = 0;
+	e->f.data = NULL;
+	e->f.size = 0;
+}
+
 /* perf's symsrc__init: a vmlinux whose build id is not the one recorded
  * (or that has none when one was) is not the kernel's */
 static void check_kernel(struct entry *e, const struct ptd_map *map)
@@ -171,13 +188,8 @@ static void check_kernel(struct entry *e, const struct ptd_map *map)
 	if (!map->build_id_size)
 		return;
 	n = ptd_elf_build_id(e->f.data, e->f.size, id);
-	if (n == map->build_id_size && !memcmp(id, map->build_id, n))
-		return;
-	munmap(e->map, e->map_size);
-	e->map = NULL;
-	e->map_size = 0;
-	e->f.data = NULL;
-	e->f.size = 0;
+	if (n != map->build_id_size || memcmp(id, map->build_id, n))
+		unload(e);
 }
 
 static struct ptd_dsofile *get(struct ptd_dsofiles *f, const struct ptd_map *map)
@@ -261,15 +273,30 @@ int ptd_dsofiles_set_kernel(struct ptd_dsofiles *f, const char *vmlinux)
 
 const char *ptd_dsofiles_kernel_name(const struct ptd_dsofiles *f)
 {
-	return f->kernel_name;
+	return f->kallsyms ? (f->kcore_ok ? f->kcore : NULL) : f->kernel_name;
 }
 
 int ptd_dsofiles_set_kallsyms(struct ptd_dsofiles *f, const char *path)
 {
+	const char *base = strrchr(path, '/');
+	size_t dir = base ? (size_t)(base - path) + 1 : 0;
+
 	free(f->kallsyms);
+	free(f->kcore);
+	f->kcore = NULL;
 	f->kallsyms = strdup(path);
 	f->kallsyms_ok = 1;
-	return f->kallsyms ? 0 : -1;
+	f->kcore_ok = 0;
+	if (!f->kallsyms)
+		return -1;
+	/* filename_from_kallsyms_filename: a kcore beside a file named kallsyms */
+	if (!strcmp(path + dir, "kallsyms")) {
+		if (!(f->kcore = malloc(dir + sizeof("kcore"))))
+			return -1;
+		memcpy(f->kcore, path, dir);
+		memcpy(f->kcore + dir, "kcore", sizeof("kcore"));
+	}
+	return 0;
 }
 
 const char *ptd_dsofiles_kallsyms(const struct ptd_dsofiles *f)
@@ -277,29 +304,59 @@ const char *ptd_dsofiles_kallsyms(const struct ptd_dsofiles *f)
 	return f->kallsyms_ok ? f->kallsyms : NULL;
 }
 
+/* perf's dso__load_kcore: the kernel's map becomes the kcore segment
+ * that holds _stext, its code read from there; 0 when there is no such
+ * kcore (then kallsyms alone) */
+static int kcore_map(struct ptd_dsofiles *f, const struct ptd_kallsyms_info *ki, struct ptd_map *map)
+{
+	struct ptd_dsofile *k;
+	uint64_t vaddr, len, off;
+
+	f->kcore_ok = 1;
+	k = ptd_dsofiles_get(f, map);
+	if (k && k->data && !ptd_kcore_segment(k->data, k->size, ki->has_stext, ki->stext, &vaddr,
+					       &len, &off)) {
+		map->start = map->pgoff = vaddr;
+		map->end = vaddr + len;
+		map->file_adj = off - vaddr;
+		map->sym_adj = 0;
+		map->kcore = 1;
+		return 1;
+	}
+	if (k)
+		unload((struct entry *)k);   /* its first member */
+	f->kcore_ok = 0;
+	return 0;
+}
+
 /* perf's kernel map from kallsyms: kallsyms__delta (the file's _text less
  * the recorded one, which a relocated kernel's file moves) comes off every
- * symbol, and map__fixup_start/end put the map over the symbols (an
- * address outside is in no map).  Symbols are looked up at address +
- * delta; the map stays by address. */
+ * symbol; a kcore beside it (with no relocation: validate_kcore_addresses)
+ * gives the map and the code; else map__fixup_start/end put the map over
+ * the symbols (an address outside is in no map).  Symbols are looked up
+ * at address + delta; the map stays by address. */
 static void kallsyms_map(struct ptd_dsofiles *f, struct ptd_symcache *syms, struct ptd_map *map)
 {
-	uint64_t text, first, end, delta = 0;
-	int rc = ptd_symcache_kallsyms_extent(syms, &text, &first, &end);
+	struct ptd_kallsyms_info ki;
+	uint64_t delta = 0;
 
-	if (rc < 0)
-		return;   /* no kernel symbol: the map stays */
+	if (ptd_symcache_kallsyms_info(syms, &ki))
+		return;   /* it does not load: no symbols */
 	if (map->pgoff) {
-		if (rc) {
+		if (!ki.has_text) {
 			f->kallsyms_ok = 0;   /* perf's load fails without _text */
 			return;
 		}
-		delta = text - map->pgoff;
+		delta = ki.text - map->pgoff;
 	}
-	map->start = first - delta;
-	map->end = end - delta;
+	if (f->kcore && !delta && kcore_map(f, &ki, map))
+		return;
+	if (!ki.nsyms)
+		return;   /* no kernel symbol: the map stays */
+	map->start = ki.first - delta;
+	map->end = ki.end - delta;
 	map->pgoff = map->start;
-	map->file_adj = delta;
+	map->sym_adj = delta;
 }
 
 void ptd_dsofiles_kernel_map(struct ptd_dsofiles *f, struct ptd_symcache *syms, struct ptd_map *map)
@@ -317,5 +374,16 @@ void ptd_dsofiles_kernel_map(struct ptd_dsofiles *f, struct ptd_symcache *syms, 
 		return;
 	k = ptd_dsofiles_get(f, map);
 	if (k && k->data && !ptd_elf_vaddr_offset(k->data, k->size, map->start, &off))
-		map->file_adj = off - map->pgoff;
+		map->file_adj = map->sym_adj = off - map->pgoff;
+}
+
+int ptd_kcore_dir_kallsyms(const char *input, char *buf, size_t n)
+{
+	struct stat st;
+
+	if (!input || stat(input, &st) || !S_ISDIR(st.st_mode))
+		return 0;
+	if ((size_t)snprintf(buf, n, "%s/kcore_dir/kallsyms", input) >= n)
+		return 0;
+	return access(buf, F_OK) == 0;
 }

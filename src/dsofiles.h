@@ -48,7 +48,9 @@ struct ptd_dsofile *ptd_dsofiles_get(struct ptd_dsofiles *f, const struct ptd_ma
  * joins them).  Returns 0, or -1 when out of memory. */
 int ptd_dsofiles_set_kernel(struct ptd_dsofiles *f, const char *vmlinux);
 
-/* The vmlinux as given to ptd_dsofiles_set_kernel (NULL: none), borrowed. */
+/* What perf names the kernel's dso by (its long name), when its code is
+ * read: the kcore used, or the vmlinux as given; NULL otherwise.
+ * Borrowed. */
 const char *ptd_dsofiles_kernel_name(const struct ptd_dsofiles *f);
 
 /* For a kernel map about to be added: perf maps the kernel by address
@@ -59,12 +61,17 @@ const char *ptd_dsofiles_kernel_name(const struct ptd_dsofiles *f);
 void ptd_dsofiles_kernel_map(struct ptd_dsofiles *f, struct ptd_symcache *syms, struct ptd_map *map);
 
 /* --kallsyms: the kernel's symbols come from this file (syms must load it
- * as kallsyms: ptd_symcache_set_kallsyms), its code from nowhere (perf
- * reads no code then), and --vmlinux is not used.  With kallsyms,
- * ptd_dsofiles_kernel_map puts the kernel's map over the file's symbols
- * as perf does, moved by the kernel's relocation.  0, or -1 when out of
- * memory. */
+ * as kallsyms: ptd_symcache_set_kallsyms), and --vmlinux is not used.  Its
+ * code comes from a kcore file beside it when it is named kallsyms (perf
+ * record --kcore's kcore_dir), else from nowhere.  ptd_dsofiles_kernel_map
+ * puts the kernel's map over the kcore segment holding _stext, or over
+ * the file's symbols, as perf does.  0, or -1 when out of memory. */
 int ptd_dsofiles_set_kallsyms(struct ptd_dsofiles *f, const char *path);
+/* perf_data__kallsyms_name: the kallsyms of a perf.data directory that
+ * perf record --kcore wrote (INPUT/kcore_dir/kallsyms, when INPUT is a
+ * directory and it exists) into buf; 1, else 0. */
+int ptd_kcore_dir_kallsyms(const char *input, char *buf, size_t n);
+
 /* The kallsyms file when its symbols serve the kernel, else NULL (none
  * set, or perf's load of it fails: no _text). */
 const char *ptd_dsofiles_kallsyms(const struct ptd_dsofiles *f);

@@ -104,7 +104,8 @@ int ptd_export_run_sample(struct ptd_export_run *x, struct ptd_resolver *rv,
 	struct ptd_script_loc loc;
 	struct ptd_sym_info si;
 	struct ptd_export_loc *xl[2];
-	uint64_t addrs[2];
+	const struct ptd_map *m;
+	uint64_t addrs[2], adj;
 	char *names[2] = { NULL, NULL };
 	int i, rc = 0;
 
@@ -123,12 +124,18 @@ int ptd_export_run_sample(struct ptd_export_run *x, struct ptd_resolver *rv,
 		xl[i]->map = ptd_resolve(rv, sy->pid, addrs[i], sy->now, &loc, &si);
 		if (!xl[i]->map)
 			continue;
-		xl[i]->off = ptd_map_file_off(xl[i]->map, addrs[i]);
+		/* perf's map_ip and symbol values: file offsets (the kernel's by
+		 * its address from kallsyms alone), kcore's symbols cut at its end */
+		m = xl[i]->map;
+		adj = m->file_adj - m->sym_adj;
+		xl[i]->off = ptd_map_file_off(m, addrs[i]);
 		/* the cache's names are borrowed until its next lookup */
 		if (loc.sym && !(xl[i]->sym = names[i] = strdup(loc.sym)))
 			rc = ptd_err_set(err, PTD_E_NOMEM, "out of memory");
-		xl[i]->sym_start = si.start;
-		xl[i]->sym_end = si.end;
+		xl[i]->sym_start = si.start + adj;
+		xl[i]->sym_end = si.end + adj;
+		if (m->kcore && xl[i]->sym_end > ptd_map_file_off(m, m->end))
+			xl[i]->sym_end = ptd_map_file_off(m, m->end);
 		xl[i]->sym_bind = si.bind;
 	}
 	if (!rc)

@@ -120,11 +120,13 @@ int ptd_symtab_load_kallsyms(const char *path, struct ptd_symtab **out, struct p
 			name[i] = (char)ch;
 		}
 		name[i] = 0;
-		/* kallsyms__delta's _text: the first one of a function or absolute type */
-		if (!t->has_text && !strcmp(name, "_text") &&
-		    (type == 'T' || type == 't' || type == 'W' || type == 'w' || type == 'A')) {
-			t->has_text = 1;
-			t->text = start;
+		/* kallsyms__get_function_start's _text and _stext: the first of
+		 * a function or absolute type */
+		if (type == 'T' || type == 't' || type == 'W' || type == 'w' || type == 'A') {
+			if (!t->has_text && !strcmp(name, "_text"))
+				t->has_text = 1, t->text = start;
+			if (!t->has_stext && !strcmp(name, "_stext"))
+				t->has_stext = 1, t->stext = start;
 		}
 		if (kept((char)type) && name[0] != '$' && add(t, start, name, i, binding((char)type)))
 			rc = ptd_err_set(err, PTD_E_NOMEM, "%s: out of memory", path);
@@ -148,13 +150,16 @@ out:
 	return 0;
 }
 
-int ptd_symtab_kallsyms_extent(const struct ptd_symtab *t, uint64_t *text, uint64_t *first,
-			       uint64_t *end)
+int ptd_symtab_kallsyms_info(const struct ptd_symtab *t, struct ptd_kallsyms_info *ki)
 {
-	if (!t->kallsyms || !t->n)
+	if (!t->kallsyms)
 		return -1;
-	*text = t->has_text ? t->text : 0;
-	*first = t->syms[0].start;
-	*end = t->syms[t->n - 1].end;
-	return t->has_text ? 0 : 1;
+	ki->has_text = t->has_text;
+	ki->text = t->text;
+	ki->has_stext = t->has_stext;
+	ki->stext = t->stext;
+	ki->nsyms = t->n;
+	ki->first = t->n ? t->syms[0].start : 0;
+	ki->end = t->n ? t->syms[t->n - 1].end : 0;
+	return 0;
 }

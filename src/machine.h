@@ -19,8 +19,11 @@ struct ptd_map {
 	uint64_t start, end;        /* [start, end) */
 	uint64_t pgoff;
 	uint64_t file_adj;          /* file offsets of the code are pgoff-based offsets
-	                               plus this: 0 but for a kernel read from
-	                               --vmlinux (ptd_dsofiles_kernel_map) */
+	                               plus this, ... */
+	uint64_t sym_adj;           /* ... and those of the symbols plus this: 0 but
+	                               for the kernel (ptd_dsofiles_kernel_map) */
+	int kcore;                  /* the kernel's, from a kcore: perf cuts the
+	                               symbols at its end */
 	uint64_t time;              /* perf time it appeared (0: from the start) */
 	uint64_t seq;               /* order of arrival, breaks time ties */
 	uint32_t prot, flags;
@@ -31,11 +34,17 @@ struct ptd_map {
 	const char *filename;       /* owned by the machine */
 };
 
-/* The file offset of address addr of map m's file, where code and symbols
- * are read (perf's map offset, addr - start + pgoff, is what it prints). */
+/* The file offset of address addr of map m's file, where code is read,
+ * and where its symbols are looked up (perf's map offset, addr - start +
+ * pgoff, is what it prints). */
 static inline uint64_t ptd_map_file_off(const struct ptd_map *m, uint64_t addr)
 {
 	return addr - m->start + m->pgoff + m->file_adj;
+}
+
+static inline uint64_t ptd_map_sym_off(const struct ptd_map *m, uint64_t addr)
+{
+	return addr - m->start + m->pgoff + m->sym_adj;
 }
 
 struct ptd_comm {

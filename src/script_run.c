@@ -520,6 +520,8 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	struct ptd_err err = { 0 };
 	struct ptd_gaps gaps;
 	const struct ptd_decoder_ops *rops = NULL;
+	const char *kallsyms = o->kallsyms;
+	char kdir[4096];
 	struct run r;
 	size_t i;
 	int rc, status = 2;
@@ -572,10 +574,13 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	r.q = ptd_ptq_new();
 	r.files = ptd_dsofiles_new(o->symfs, o->buildid_dir);
 	r.syms = ptd_symcache_new(0, 0);
+	/* perf.data directories of perf record --kcore name their kallsyms */
+	if (!o->kallsyms && !o->vmlinux && ptd_kcore_dir_kallsyms(o->input, kdir, sizeof(kdir)))
+		kallsyms = kdir;
 	if (!r.q || !r.files || !r.syms ||
-	    (o->kallsyms ? ptd_dsofiles_set_kallsyms(r.files, o->kallsyms) ||
-			   ptd_symcache_set_kallsyms(r.syms, o->kallsyms)
-			 : o->vmlinux && ptd_dsofiles_set_kernel(r.files, o->vmlinux))) {
+	    (kallsyms ? ptd_dsofiles_set_kallsyms(r.files, kallsyms) ||
+			ptd_symcache_set_kallsyms(r.syms, kallsyms)
+		      : o->vmlinux && ptd_dsofiles_set_kernel(r.files, o->vmlinux))) {
 		fprintf(stderr, "ptdecode: out of memory\n");
 		goto out;
 	}

@@ -100,12 +100,17 @@ int ptd_symtab_vaddr_to_offset(const struct ptd_symtab *t, uint64_t vaddr, uint6
  * -PTD_E_NOMEM. */
 int ptd_symtab_load_kallsyms(const char *path, struct ptd_symtab **out, struct ptd_err *err);
 
-/* Of a kallsyms table: the address of its _text (0 when it has none),
- * the first symbol's start and the last one's end (perf's kernel map
- * after map__fixup_start/end).  Returns 0; 1 when it names no _text; -1
- * when it has no symbols or is not a kallsyms table. */
-int ptd_symtab_kallsyms_extent(const struct ptd_symtab *t, uint64_t *text, uint64_t *first,
-			       uint64_t *end);
+/* Of a kallsyms table: its _text and _stext (perf's
+ * kallsyms__get_function_start), how many kernel symbols it keeps, the
+ * first one's start and the last one's end (perf's kernel map after
+ * map__fixup_start/end).  0, or -1 when t is not a kallsyms table. */
+struct ptd_kallsyms_info {
+	int has_text, has_stext;
+	uint64_t text, stext;
+	size_t nsyms;
+	uint64_t first, end;
+};
+int ptd_symtab_kallsyms_info(const struct ptd_symtab *t, struct ptd_kallsyms_info *ki);
 
 /* A cache of loaded tables by path, owned by the caller.  It holds at most
  * max_files tables and max_bytes of them (0: 64 files, 512 MiB), dropping
@@ -146,10 +151,9 @@ int ptd_symcache_full(struct ptd_symcache *c, const char *path);
  * ELF file from now on.  0, or -PTD_E_NOMEM. */
 int ptd_symcache_set_kallsyms(struct ptd_symcache *c, const char *path);
 
-/* ptd_symtab_kallsyms_extent of the kallsyms file's table, loading it on
+/* ptd_symtab_kallsyms_info of the kallsyms file's table, loading it on
  * first use; -1 also when it does not load. */
-int ptd_symcache_kallsyms_extent(struct ptd_symcache *c, uint64_t *text, uint64_t *first,
-				 uint64_t *end);
+int ptd_symcache_kallsyms_info(struct ptd_symcache *c, struct ptd_kallsyms_info *ki);
 
 /* ptd_symtab_vaddr_to_offset on path's table, loading it on first use. */
 int ptd_symcache_vaddr_to_offset(struct ptd_symcache *c, const char *path, uint64_t vaddr,

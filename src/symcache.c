@@ -213,10 +213,9 @@ int ptd_symcache_set_kallsyms(struct ptd_symcache *c, const char *path)
 	return c->kallsyms ? 0 : -PTD_E_NOMEM;
 }
 
-int ptd_symcache_kallsyms_extent(struct ptd_symcache *c, uint64_t *text, uint64_t *first,
-				 uint64_t *end)
+int ptd_symcache_kallsyms_info(struct ptd_symcache *c, struct ptd_kallsyms_info *ki)
 {
 	struct entry *x = c->kallsyms ? get(c, c->kallsyms, NULL) : NULL;
 
-	return x && x->t ? ptd_symtab_kallsyms_extent(x->t, text, first, end) : -1;
+	return x && x->t ? ptd_symtab_kallsyms_info(x->t, ki) : -1;
 }

@@ -48,7 +48,7 @@ static int in(uint64_t off, uint64_t len, uint64_t size)
 
 /* Program header i: type, file offset, vaddr, file size; 0 or -1 */
 struct phdr {
-	uint64_t type, off, vaddr, filesz;
+	uint64_t type, flags, off, vaddr, filesz, memsz;
 };
 
 static int phdr(const uint8_t *d, uint64_t size, const struct ehdr *h, unsigned i,
@@ -60,9 +60,11 @@ static int phdr(const uint8_t *d, uint64_t size, const struct ehdr *h, unsigned 
 		return -1;
 	ph = d + h->phoff + (uint64_t)i * h->phentsize;
 	p->type = rd(ph, 4);
+	p->flags = h->is64 ? rd(ph + 4, 4) : rd(ph + 24, 4);
 	p->off = h->is64 ? rd(ph + 8, 8) : rd(ph + 4, 4);
 	p->vaddr = h->is64 ? rd(ph + 16, 8) : rd(ph + 8, 4);
 	p->filesz = h->is64 ? rd(ph + 32, 8) : rd(ph + 16, 4);
+	p->memsz = h->is64 ? rd(ph + 40, 8) : rd(ph + 20, 4);
 	return 0;
 }
 
@@ -82,6 +84,35 @@ int ptd_elf_vaddr_offset(const uint8_t *d, uint64_t size, uint64_t vaddr, uint64
 		}
 	}
 	return -1;
+}
+
+int ptd_kcore_segment(const uint8_t *d, uint64_t size, int has_addr, uint64_t addr,
+		      uint64_t *vaddr, uint64_t *len, uint64_t *off)
+{
+	struct ehdr h;
+	struct phdr p;
+	unsigned i;
+	int found = 0, chose = 0;
+
+	if (!d || ehdr(d, size, &h))
+		return -1;
+	/* elf_read_maps (PF_R, min(p_memsz, p_filesz) bytes), kcore_mapfn
+	 * adding each at the head of a list */
+	for (i = 0; i < h.phnum && !phdr(d, size, &h, i, &p); i++) {
+		uint64_t sz = p.memsz < p.filesz ? p.memsz : p.filesz;
+		int holds = has_addr && addr >= p.vaddr && addr - p.vaddr < sz;
+
+		if (p.type != PT_LOAD || !(p.flags & PF_R) || !sz || !in(p.off, sz, size))
+			continue;
+		/* the last one read (the list's head) unless one holds addr:
+		 * then the first of those in list order, or a smaller one */
+		if (holds ? !chose || sz <= *len : !chose) {
+			*vaddr = p.vaddr, *len = sz, *off = p.off;
+			chose = holds;
+		}
+		found = 1;
+	}
+	return found ? 0 : -1;
 }
 
 size_t ptd_elf_build_id(const uint8_t *d, uint64_t size, uint8_t id[20])

@@ -25,6 +25,14 @@ size_t ptd_elf_build_id(const uint8_t *data, uint64_t size, uint8_t id[20]);
  * when no segment's file bytes hold it.  Bounds-checked. */
 int ptd_elf_vaddr_offset(const uint8_t *data, uint64_t size, uint64_t vaddr, uint64_t *off);
 
+/* perf's dso__load_kcore: of the PT_LOAD segments of the kcore ELF image
+ * data[0, size) that perf maps (readable, min(p_memsz, p_filesz) bytes),
+ * the one that becomes the kernel's map: the smallest that holds addr
+ * (_stext, when has_addr), else the last one.  0 with its *vaddr, *len
+ * and file offset *off, or -1 when there is none. */
+int ptd_kcore_segment(const uint8_t *data, uint64_t size, int has_addr, uint64_t addr,
+		      uint64_t *vaddr, uint64_t *len, uint64_t *off);
+
 /* The symbol file for the dso recorded as `name` whose local copy is
  * `binary` (mapped at data, size; binary may be NULL when not found).
  * Writes the chosen path into out (n bytes); returns 0, or -1 when no file

@@ -32,6 +32,8 @@ struct ptd_symtab {
 	int kallsyms;         /* read from a kallsyms file (kallsyms.c): addresses */
 	int has_text;         /* ... which names _text, at text */
 	uint64_t text;
+	int has_stext;        /* ... and _stext, at stext */
+	uint64_t stext;
 	/* while loading: what perf did to its tree, in order */
 	uint64_t *keys;       /* start of each inserted symbol, by seq */
 	uint32_t *ops;        /* seq (insert) or seq | OP_ERASE */

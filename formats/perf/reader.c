@@ -376,6 +376,13 @@ int ptd_reader_open(struct ptd_reader **out, const char *path,
 		r->fd = 0;
 	} else {
 		r->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (r->fd >= 0 && fstat(r->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+			/* a perf.data directory (perf record --kcore): DIR/data */
+			int fd = openat(r->fd, "data", O_RDONLY | O_CLOEXEC);
+
+			close(r->fd);
+			r->fd = fd;
+		}
 		if (r->fd < 0) {
 			rc = ptd_err_set(err, PTD_E_IO, "%s", strerror(errno));
 			goto fail;
