@@ -355,6 +355,8 @@ static void kallsyms_map(struct ptd_dsofiles *f, struct ptd_symcache *syms, stru
 		return;   /* no kernel symbol: the map stays */
 	map->start = ki.first - delta;
 	map->end = ki.end - delta;
+	if (map->end < map->start)
+		map->end = UINT64_MAX;   /* symbols near the top of the address space */
 	map->pgoff = map->start;
 	map->sym_adj = delta;
 }

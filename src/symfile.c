@@ -102,7 +102,8 @@ int ptd_kcore_segment(const uint8_t *d, uint64_t size, int has_addr, uint64_t ad
 		uint64_t sz = p.memsz < p.filesz ? p.memsz : p.filesz;
 		int holds = has_addr && addr >= p.vaddr && addr - p.vaddr < sz;
 
-		if (p.type != PT_LOAD || !(p.flags & PF_R) || !sz || !in(p.off, sz, size))
+		if (p.type != PT_LOAD || !(p.flags & PF_R) || !sz || !in(p.off, sz, size) ||
+		    sz > UINT64_MAX - p.vaddr)
 			continue;
 		/* the last one read (the list's head) unless one holds addr:
 		 * then the first of those in list order, or a smaller one */
