@@ -50,6 +50,10 @@ seed() {
 		for f in 0:cstrace.bin 1:snapshot.ini 2:trace.ini 3:device_6.ini 4:cstrace.bin 24:cstrace.bin; do
 			{ printf "\\$(printf %o "${f%%:*}")"; cat "$d/${f#*:}"; } >"$2/${f#*:}-${f%%:*}"
 		done ;;
+	fuzz_kallsyms)
+		printf 'ffffffff81000000 T _text\nffffffff81000000 T _stext\nffffffff81000010 t f\nffffffff81000020 W w\n' >"$2/a"
+		printf 'ffffffff81000000 A _text\n\nffffffff81001000 t m\t[mod]\nffffffff81001000 D d\n0x1 T x\n' >"$2/b"
+		printf 'ffffffffc0000000 t a [x]\nffffffffc0000000 B b\nffffffffffffffff T top\n' >"$2/c" ;;
 	fuzz_options)
 		printf '\001i100usge\000comm,tid,time,ip,sym\000 1.5,2.5' >"$2/a"
 		printf '\002crl8e+o-f\000+insn,-dso,brstack\00010%%/2' >"$2/b"
