@@ -127,6 +127,7 @@ const char *ptd_resolve_srcline(struct ptd_resolver *r, struct ptd_srcline *sl,
 		file = f->symfile;
 	else
 		file = map->filename;
+	/* by file offset: a vmlinux's addresses are its file's */
 	return ptd_srcline_get(sl, map->filename, file,
-			       f && f->data ? f->path : f ? f->symfile : NULL, loc->map_off);
+			       f && f->data ? f->path : f ? f->symfile : NULL, loc->map_off + map->file_adj);
 }
