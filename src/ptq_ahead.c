@@ -195,17 +195,6 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-#define PREFETCH 6
-
-static inline void prefetch_state(const struct ptd_pstate *st)
-{
-	const char *p = (const char *)st;
-	size_t i;
-
-	for (i = 0; i < sizeof(*st); i += 64)
-		__builtin_prefetch(p + i);
-}
-
 int ptd_ahead_skipped(struct ptd_ahead_q *a, const struct ptd_pstate *st, uint64_t *timestamp,
 		      uint64_t bound)
 {
@@ -233,11 +222,7 @@ const struct ptd_pstate *ptd_ahead_next(struct ptd_ahead_q *a)
 		return st;
 	}
 	if (a->holding && a->pos < a->n[a->freed % CHUNKS]) {
-		st = &a->ring[(a->freed % CHUNKS) * CHUNK + a->pos++];
-		/* the states were written on another core: fetch ahead */
-		if (a->pos + PREFETCH < a->n[a->freed % CHUNKS])
-			prefetch_state(st + PREFETCH);
-		return st;
+		return &a->ring[(a->freed % CHUNKS) * CHUNK + a->pos++];
 	}
 	pthread_mutex_lock(&wk->mu);
 	if (a->holding) {
