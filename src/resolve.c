@@ -33,7 +33,6 @@ static const struct ptd_resolve_ent *lookup(struct ptd_resolver *r, const struct
 {
 	struct ptd_resolve_ent *e = one;
 	uint64_t gen = ptd_symcache_generation(r->syms);
-	const char *ks;
 
 	if (!r->cache && !r->no_cache) {
 		r->cache = calloc((size_t)1 << CACHE_BITS, sizeof(*r->cache));
@@ -52,12 +51,9 @@ static const struct ptd_resolve_ent *lookup(struct ptd_resolver *r, const struct
 			return e;
 	}
 	memset(e, 0, sizeof(*e));
-	ks = ptd_dsofiles_kallsyms(r->files);
-	/* a separate debug file takes the binary's headers; kallsyms has addresses */
 	if (ptd_symcache_lookup_info(r->syms, f->symfile,
-				     f->path && strcmp(f->symfile, f->path) &&
-				     (!ks || strcmp(f->symfile, ks)) ? f->path : NULL,
-				     off, &e->sym, &e->symoff, &e->si, NULL))
+				     f->path && strcmp(f->symfile, f->path) ? f->path : NULL, off,
+				     &e->sym, &e->symoff, &e->si, NULL))
 		e->sym = NULL;
 	e->f = f;
 	e->off = off;

@@ -101,6 +101,9 @@ static struct entry *get2(struct ptd_symcache *c, const char *path, const char *
 	int rc;
 
 	c->clock++;
+	/* a kallsyms file has addresses: no binary's headers place them */
+	if (c->kallsyms && runtime && !strcmp(path, c->kallsyms))
+		runtime = NULL;
 	if (c->last < c->n && same(&c->e[c->last], path, runtime)) {
 		c->e[c->last].used = c->clock;
 		return &c->e[c->last];

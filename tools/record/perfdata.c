@@ -296,7 +296,9 @@ int ptd_pdw_comm(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t 
 	return emit(w, &rb, err);
 }
 
-static int add_buildid(struct ptd_pdw *w, const char *path, const char *file)
+/* a HEADER_BUILD_ID entry for path (a file's, or the kernel's name) with
+ * file's build id, once */
+static int add_buildid(struct ptd_pdw *w, const char *path, const char *file, int kernel)
 {
 	struct bid *b;
 	unsigned i;
@@ -304,7 +306,7 @@ static int add_buildid(struct ptd_pdw *w, const char *path, const char *file)
 	for (i = 0; i < w->nbids; i++)
 		if (!strcmp(w->bids[i].path, path))
 			return 0;
-	if (w->nbids == MAX_BUILDIDS || path[0] != '/')
+	if (w->nbids == MAX_BUILDIDS || (!kernel && path[0] != '/'))
 		return 0;
 	b = &w->bids[w->nbids];
 	b->size = (uint8_t)ptd_buildid_read(file, b->id);
@@ -314,6 +316,7 @@ static int add_buildid(struct ptd_pdw *w, const char *path, const char *file)
 	if (!b->path)
 		return -PTD_E_NOMEM;
 	b->pid = -1;   /* the host machine's, as perf record writes them */
+	b->kernel = kernel;
 	w->nbids++;
 	return 0;
 }
@@ -335,7 +338,7 @@ int ptd_pdw_mmap(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t 
 
 	const struct bid *b;
 
-	if (add_buildid(w, m->path, file ? file : m->path))
+	if (add_buildid(w, m->path, file ? file : m->path, 0))
 		return ptd_err_set(err, PTD_E_NOMEM, "build ids");
 	b = find_buildid(w, m->path);
 	ptd_rb_start(&rb, PTD_REC_MMAP2, (uint16_t)(PTD_MISC_USER |
@@ -369,21 +372,10 @@ int ptd_pdw_mmap(struct ptd_pdw *w, int cpu, uint64_t tsc, int32_t pid, int32_t 
 int ptd_pdw_kernel_mmap(struct ptd_pdw *w, uint64_t tsc, uint64_t start, uint64_t len,
 			const char *file, struct ptd_err *err)
 {
-	static const char name[] = "[kernel.kallsyms]";
 	struct ptd_recbuf rb;
 
-	if (w->nbids < MAX_BUILDIDS) {
-		struct bid *b = &w->bids[w->nbids];
-
-		b->size = (uint8_t)ptd_buildid_read(file, b->id);
-		if (b->size) {
-			if (!(b->path = strdup(name)))
-				return ptd_err_set(err, PTD_E_NOMEM, "build ids");
-			b->pid = -1;
-			b->kernel = 1;
-			w->nbids++;
-		}
-	}
+	if (add_buildid(w, "[kernel.kallsyms]", file, 1))
+		return ptd_err_set(err, PTD_E_NOMEM, "build ids");
 	ptd_rb_start(&rb, PTD_REC_MMAP, PTD_MISC_KERNEL);
 	ptd_rb_u32(&rb, UINT32_MAX);
 	ptd_rb_u32(&rb, 0);
