@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#define RUN_BITS 12   /* 4096 runs, 560 KB */
+#define RUN_BITS 12   /* 4096 runs, 1.2 MB */
 
 /* The block from off to its branch, which starts before end: from the
  * block cache, else walked as the Intel PT walk walks it (ptq.c), and
@@ -51,6 +51,17 @@ static int block(struct ptd_insncache *ic, struct ptd_pinsn *pi, const struct pt
 	return 0;
 }
 
+/* Record the step just ended, leaving at o. */
+static void end_step(struct pdec_jcc_run *run, unsigned i, uint64_t cnt, uint64_t o,
+		     unsigned uncond, unsigned kind, unsigned nops)
+{
+	run->insn_cnt[i] = (uint32_t)cnt;
+	run->ip[i] = o;
+	run->uncond[i] = (uint8_t)uncond;
+	run->kind[i] = (uint8_t)kind;
+	run->nops[i] = (uint8_t)nops;
+}
+
 const struct ptd_jccrun *ptd_jccrun_get(struct ptd_jccruns *r, struct ptd_insncache *ic,
 					struct ptd_pinsn *pi, const struct ptd_dsofile *f,
 					uint64_t off, uint64_t begin, uint64_t end,
@@ -60,8 +71,9 @@ const struct ptd_jccrun *ptd_jccrun_get(struct ptd_jccruns *r, struct ptd_insnca
 		     0x9e3779b97f4a7c15ULL;
 	struct ptd_insncache_blk b;
 	struct ptd_jccrun *e;
-	uint64_t o = off, cnt = 0;
-	unsigned i;
+	struct pdec_jcc_run *run;
+	uint64_t o = off, cnt = 0, br, next, calls[PDEC_JCC_OPS];
+	unsigned i = 0, j, uncond = 0, nops = 0, ncalls = 0;
 
 	if (!r->e && !r->no_mem && !(r->e = calloc((size_t)1 << RUN_BITS, sizeof(*r->e))))
 		r->no_mem = 1;
@@ -69,17 +81,20 @@ const struct ptd_jccrun *ptd_jccrun_get(struct ptd_jccruns *r, struct ptd_insnca
 		return NULL;
 	e = &r->e[h >> (64 - RUN_BITS)];
 	if (e->file == f && e->off == off && e->outcomes == outcomes)
-		return e->n ? e : NULL;
+		return e->run.n ? e : NULL;
 	e->file = f;
 	e->off = off;
 	e->outcomes = outcomes;
 	e->lo = e->hi = off;
-	for (i = 0; i < PDEC_JCC_MAX; i++) {
-		uint64_t br;
+	run = &e->run;
+	run->pops = 0;
+	while (i < PDEC_JCC_MAX) {
+		int taken = !!(outcomes & (1u << (PDEC_JCC_MAX - 1 - i)));
 
-		if (o < begin || block(ic, pi, f, o, end, &b) || b.insn.branch != PDEC_BR_CONDITIONAL)
+		if (o < begin || block(ic, pi, f, o, end, &b))
 			break;
 		br = o + b.to_branch;
+		next = br + b.insn.length;
 		cnt += b.insn_cnt;
 		if (cnt > UINT32_MAX)
 			break;
@@ -87,13 +102,41 @@ const struct ptd_jccrun *ptd_jccrun_get(struct ptd_jccruns *r, struct ptd_insnca
 			e->lo = o;
 		if (br > e->hi)
 			e->hi = br;
-		e->insn_cnt[i] = (uint32_t)cnt;
-		o = br + b.insn.length;
-		if (outcomes & (1u << (PDEC_JCC_MAX - 1 - i)))
-			o += (uint64_t)(int64_t)b.insn.rel;
-		e->off_after[i] = o;
+		if (b.insn.branch == PDEC_BR_CONDITIONAL) {
+			o = taken ? next + (uint64_t)(int64_t)b.insn.rel : next;
+			end_step(run, i++, cnt, o, uncond, PDEC_RUN_JCC, nops);
+			uncond = 0;
+		} else if (b.insn.branch == PDEC_BR_UNCONDITIONAL) {
+			/* a direct call or jump: a state that takes no bit */
+			if (++uncond > PDEC_JCC_UNCOND)
+				break;
+			if (b.insn.op == PDEC_OP_CALL && b.insn.rel) {
+				if (nops == PDEC_JCC_OPS)
+					break;
+				run->push[nops++] = next;
+				calls[ncalls++] = next;
+			}
+			o = next + (uint64_t)(int64_t)b.insn.rel;
+		} else if (b.insn.op == PDEC_OP_RET && taken) {
+			if (nops == PDEC_JCC_OPS)
+				break;
+			run->pops |= (uint16_t)(1u << nops++);
+			if (!ncalls) {
+				end_step(run, i++, cnt, 0, uncond, PDEC_RUN_RET_OUT, nops);
+				break;
+			}
+			o = calls[--ncalls];
+			end_step(run, i++, cnt, o, uncond, PDEC_RUN_RET, nops);
+			uncond = 0;
+		} else {
+			break;
+		}
 	}
-	e->n = i;
+	run->n = (uint8_t)i;
+	run->plain = !nops;
+	for (j = 0; j < i; j++)
+		if (run->uncond[j])
+			run->plain = 0;
 	return i ? e : NULL;
 }
 

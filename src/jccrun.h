@@ -1,7 +1,9 @@
-/* Runs of conditional branches for the Intel PT decoder's fast path
+/* Runs of TNT bits for the Intel PT decoder's fast path
  * (pdec_params.walk_jcc): from a block start and the outcomes of the next
- * PDEC_JCC_MAX conditional branches, the blocks walked one after the
- * other, each ending in a conditional branch followed as its outcome says.
+ * PDEC_JCC_MAX bits, the blocks walked one after the other, through
+ * direct calls and jumps, each step ending in a conditional branch
+ * followed as its outcome says or a return (a taken bit): to the call of
+ * the run that pushed its address, or, ending the run, to one before it.
  * Cached by (dso file, file offset, outcomes), in a direct-mapped table,
  * as insncache.h caches single blocks (and with the same blocks: a run is
  * built from the block cache and fills it). */
@@ -19,11 +21,9 @@ struct ptd_jccrun {
 	const void *file;       /* NULL: empty */
 	uint64_t off;
 	uint32_t outcomes;      /* PDEC_JCC_MAX bits, the first in the top one; 1: taken */
-	uint32_t n;             /* steps known */
 	uint64_t lo, hi;        /* file offsets of the first block start and the last
 	                           branch: the map must hold [lo, hi] */
-	uint32_t insn_cnt[PDEC_JCC_MAX];   /* instructions to the end of step i */
-	uint64_t off_after[PDEC_JCC_MAX];  /* file offset where step i leaves */
+	struct pdec_jcc_run run;   /* addresses as file offsets */
 };
 
 struct ptd_jccruns {

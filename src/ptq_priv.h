@@ -42,6 +42,7 @@ struct walker {
 	struct ptd_jccruns *jcc;      /* runs of conditional branches, the same way */
 	const char *fname;            /* the walk's last map file name, */
 	struct ptd_dsofile *file;     /* and its file (NULL: none yet) */
+	struct pdec_insn insn;        /* walk's answer when no cache holds it */
 };
 
 struct ptd_ahead_q;

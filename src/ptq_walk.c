@@ -153,49 +153,46 @@ static inline __attribute__((always_inline)) struct ptd_dsofile *walk_file(struc
 	return f;
 }
 
-/* pdec_params.walk_jcc: a run of conditional branches from ip, when the
- * walk would find all its blocks in ip's map */
-static void walk_jcc(void *ctx, uint64_t ip, uint64_t bits, unsigned nbits,
-		     struct pdec_jcc_run *run)
+/* pdec_params.walk_jcc: a run of TNT bits from ip, when the walk would
+ * find all its blocks in ip's map */
+static const struct pdec_jcc_run *walk_jcc(void *ctx, uint64_t ip, uint64_t bits, uint64_t *base)
 {
 	struct walker *w = ctx;
 	const struct ptd_jccrun *e;
 	const struct ptd_map *map;
 	struct ptd_dsofile *f;
-	uint64_t off, end;
-	unsigned i, n;
+	uint64_t off, start, end;
 
 	if (w->tid == -1 && ip < KERNEL_START)
-		return;
+		return NULL;
 	if (!(f = walk_file(w, ip, &map)) || !f->data)
-		return;
+		return NULL;
 	off = ptd_map_file_off(map, ip);
+	start = ptd_map_file_off(map, map->start);
 	end = ptd_map_file_off(map, map->end);
-	e = ptd_jccrun_get(w->jcc, w->insns, w->pinsn, f, off, ptd_map_file_off(map, map->start), end,
+	e = ptd_jccrun_get(w->jcc, w->insns, w->pinsn, f, off, start, end,
 			   (uint32_t)(bits >> (64 - PDEC_JCC_MAX)));
-	if (!e || e->lo < ptd_map_file_off(map, map->start) || e->hi >= end)
-		return;
-	n = e->n < nbits ? e->n : nbits;
-	for (i = 0; i < n; i++) {
-		run->insn_cnt[i] = e->insn_cnt[i];
-		run->ip[i] = ip - off + e->off_after[i];
-	}
-	run->n = n;
+	if (!e || e->lo < start || e->hi >= end)
+		return NULL;
+	*base = ip - off;
+	return &e->run;
 }
 
 /* walk() where its first block is not one walked before: instruction by
  * instruction, through the instruction cache, caching the blocks made. */
-static __attribute__((noinline)) int walk_slow(struct walker *w, struct pdec_insn *insn,
+static __attribute__((noinline)) int walk_slow(struct walker *w, const struct pdec_insn **insnp,
 					       uint64_t *insn_cnt_out, uint64_t *ip,
 					       uint64_t to_ip, uint64_t max_insn_cnt)
 {
+	struct pdec_insn *insn = &w->insn;
 	const struct ptd_map *map;
 	struct ptd_dsofile *f;
 	struct ptd_insncache_ent *ce;
 	struct ptd_insncache_blk *be;
 	uint64_t insn_cnt = 0, off, blk_off, blk_ip, blk_cnt;
 
-	insn->length = 0;
+	*insnp = insn;
+	memset(insn, 0, sizeof(*insn));
 	insn->op = PDEC_OP_OTHER;
 	if (to_ip && *ip == to_ip)
 		goto out;
@@ -223,7 +220,7 @@ static __attribute__((noinline)) int walk_slow(struct walker *w, struct pdec_ins
 		    !(to_ip && to_ip > *ip && to_ip <= *ip + be->to_branch)) {
 			insn_cnt += be->insn_cnt;
 			*ip += be->to_branch;
-			*insn = be->insn;
+			*insnp = &be->insn;
 			goto out;
 		}
 		blk_off = off;
@@ -276,7 +273,7 @@ out:
 
 /* pdec_params.walk: the commonest case, a block walked before from *ip,
  * inline; the rest in walk_slow(). */
-static int walk(void *ctx, struct pdec_insn *insn, uint64_t *insn_cnt_out, uint64_t *ip,
+static int walk(void *ctx, const struct pdec_insn **insn, uint64_t *insn_cnt_out, uint64_t *ip,
 		uint64_t to_ip, uint64_t max_insn_cnt)
 {
 	struct walker *w = ctx;
@@ -296,7 +293,7 @@ static int walk(void *ctx, struct pdec_insn *insn, uint64_t *insn_cnt_out, uint6
 		return walk_slow(w, insn, insn_cnt_out, ip, to_ip, max_insn_cnt);
 	*insn_cnt_out = be->insn_cnt;
 	*ip += be->to_branch;
-	*insn = be->insn;
+	*insn = &be->insn;
 	return 0;
 }
 
@@ -305,6 +302,8 @@ void ptd_ptq_callbacks(struct pdec_params *p, int filters)
 	p->walk = walk;
 	p->get_trace = get_trace;
 	p->lookahead = lookahead;
-	p->walk_jcc = walk_jcc;
+	/* PTDECODE_DEBUG_NO_RUNS: one state at a time, for the tests to
+	 * compare the runs with (tests/golden/runs.test) */
+	p->walk_jcc = getenv("PTDECODE_DEBUG_NO_RUNS") ? NULL : walk_jcc;
 	p->pgd_ip = filters ? pgd_ip : NULL;
 }

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #define MAX_LOOPS 100000
-#define STACK_MAX (1u << 20)
 
 static const char *const err_msgs[PDEC_ERR_MAX] = {
 	[PDEC_ERR_NOMEM]  = "Memory allocation failed",
@@ -127,7 +126,7 @@ static int push(struct ptd_pdec *d, uint64_t ret)
 		size_t cap = d->stack_cap ? d->stack_cap * 2 : 64;
 		uint64_t *s;
 
-		if (cap > STACK_MAX) {
+		if (cap > PDEC_STACK_MAX) {
 			/* drop the oldest half: a deeper stack only feeds compression */
 			memmove(d->stack, d->stack + d->stack_n / 2,
 				(d->stack_n - d->stack_n / 2) * sizeof(*d->stack));
@@ -147,6 +146,23 @@ static int push(struct ptd_pdec *d, uint64_t ret)
 static uint64_t pop(struct ptd_pdec *d)
 {
 	return d->stack_n ? d->stack[--d->stack_n] : 0;
+}
+
+int pdec_run_stack(struct ptd_pdec *d, const struct pdec_jcc_run *run, uint64_t base,
+		   unsigned nops)
+{
+	unsigned i;
+	int err;
+
+	for (i = 0; i < nops; i++) {
+		if (run->pops & (1u << i))
+			d->ret_addr = d->stack_n ? d->stack[--d->stack_n] : 0;
+		else if (d->stack_n < d->stack_cap)
+			d->stack[d->stack_n++] = base + run->push[i];
+		else if ((err = push(d, base + run->push[i])))
+			return err;
+	}
+	return 0;
 }
 
 void pdec_clear_stack(struct ptd_pdec *d)
@@ -177,18 +193,22 @@ int pdec_overflow(struct ptd_pdec *d)
 
 /* ---- walking instructions ----------------------------------------------- */
 
+/* walk's answer where it gives none (an error) */
+static const struct pdec_insn no_insn = { .op = PDEC_OP_OTHER };
+
 /* Walk to the next branch (or to_ip, or the next sample).  Returns
  * PDEC_RETURN with a state ready, 0 at a branch for the caller to resolve,
  * -EAGAIN at to_ip, or an error. */
-static int walk_insn(struct ptd_pdec *d, struct pdec_insn *insn, uint64_t to_ip)
+static int walk_insn(struct ptd_pdec *d, const struct pdec_insn **insnp, uint64_t to_ip)
 {
+	const struct pdec_insn *insn = &no_insn;
 	uint64_t max_insn_cnt, insn_cnt = 0;
 	int err;
 
 	d->mtc_insn = true;
 	max_insn_cnt = pdec_next_sample(d);
-	memset(insn, 0, sizeof(*insn));
-	err = d->p.walk(d->p.ctx, insn, &insn_cnt, &d->ip, to_ip, max_insn_cnt);
+	err = d->p.walk(d->p.ctx, &insn, &insn_cnt, &d->ip, to_ip, max_insn_cnt);
+	*insnp = err ? &no_insn : insn;
 	d->tot_insn_cnt += insn_cnt;
 	d->timestamp_insn_cnt += insn_cnt;
 	d->sample_insn_cnt += insn_cnt;
@@ -261,7 +281,7 @@ out_no_progress:
 /* The instruction at a FUP sampled with the FUP's event. */
 static void sample_fup_insn(struct ptd_pdec *d)
 {
-	struct pdec_insn insn;
+	const struct pdec_insn *insn;
 	uint64_t insn_cnt = 0;
 
 	d->state.insn_op = PDEC_OP_OTHER;
@@ -271,17 +291,16 @@ static void sample_fup_insn(struct ptd_pdec *d)
 	d->mtc_insn = true;
 	if (pdec_next_sample(d) != 1)
 		return;
-	memset(&insn, 0, sizeof(insn));
 	if (d->p.walk(d->p.ctx, &insn, &insn_cnt, &d->ip, 0, 1))
 		return;
-	if (insn.branch != PDEC_BR_NO_BRANCH)
+	if (insn->branch != PDEC_BR_NO_BRANCH)
 		return;
 	d->tot_insn_cnt += insn_cnt;
 	d->timestamp_insn_cnt += insn_cnt;
 	d->sample_insn_cnt += insn_cnt;
 	d->period_insn_cnt += insn_cnt;
 	pdec_sample_insn(d);
-	d->ip += insn.length;
+	d->ip += insn->length;
 }
 
 /* Events bound to a FUP.  Returns true when the state reports one. */
@@ -359,7 +378,7 @@ bool pdec_fup_event(struct ptd_pdec *d, bool no_tip)
 
 int pdec_walk_fup(struct ptd_pdec *d)
 {
-	struct pdec_insn insn;
+	const struct pdec_insn *insn;
 	uint64_t ip = d->last_ip;
 	int err;
 
@@ -368,8 +387,8 @@ int pdec_walk_fup(struct ptd_pdec *d)
 		if (err == PDEC_RETURN)
 			return 0;
 		if (err == -EAGAIN ||
-		    (d->p.fup_with_nlip && !err && insn.branch == PDEC_BR_INDIRECT &&
-		     ip == d->ip + insn.length)) {
+		    (d->p.fup_with_nlip && !err && insn->branch == PDEC_BR_INDIRECT &&
+		     ip == d->ip + insn->length)) {
 			bool no_tip = d->pkt_state != ST_FUP;
 
 			d->pkt_state = ST_IN_SYNC;
@@ -380,7 +399,7 @@ int pdec_walk_fup(struct ptd_pdec *d)
 		d->set_fup_tx_flags = false;
 		if (err)
 			return err;
-		if (insn.branch == PDEC_BR_INDIRECT || insn.branch == PDEC_BR_CONDITIONAL) {
+		if (insn->branch == PDEC_BR_INDIRECT || insn->branch == PDEC_BR_CONDITIONAL) {
 			d->pkt_state = ST_ERR_RESYNC;
 			return -ENOENT;
 		}
@@ -390,7 +409,7 @@ int pdec_walk_fup(struct ptd_pdec *d)
 
 int pdec_walk_tip(struct ptd_pdec *d)
 {
-	struct pdec_insn insn;
+	const struct pdec_insn *insn;
 	int err;
 
 	err = walk_insn(d, &insn, 0);
@@ -410,7 +429,7 @@ int pdec_walk_tip(struct ptd_pdec *d)
 	if (err)
 		return err;
 	pdec_update_nr(d);
-	if (insn.branch == PDEC_BR_INDIRECT) {
+	if (insn->branch == PDEC_BR_INDIRECT) {
 		if (d->pkt_state == ST_TIP_PGD) {
 			d->pge = false;
 			d->continuous_period = false;
@@ -426,8 +445,8 @@ int pdec_walk_tip(struct ptd_pdec *d)
 		}
 		return 0;
 	}
-	if (insn.branch == PDEC_BR_CONDITIONAL) {
-		uint64_t to_ip = d->ip + insn.length + (uint64_t)(int64_t)insn.rel;
+	if (insn->branch == PDEC_BR_CONDITIONAL) {
+		uint64_t to_ip = d->ip + insn->length + (uint64_t)(int64_t)insn->rel;
 
 		if (d->p.pgd_ip && d->pkt_state == ST_TIP_PGD && d->p.pgd_ip(d->p.ctx, to_ip)) {
 			/* a conditional branch leaving the filter regions */
@@ -458,7 +477,7 @@ static int next_bit(struct ptd_pdec *d)
 
 int pdec_walk_tnt(struct ptd_pdec *d)
 {
-	struct pdec_insn insn;
+	const struct pdec_insn *insn;
 	int err;
 
 	for (;;) {
@@ -476,7 +495,7 @@ int pdec_walk_tnt(struct ptd_pdec *d)
 		}
 		if (err)
 			return err;
-		if (insn.op == PDEC_OP_RET) {
+		if (insn->op == PDEC_OP_RET) {
 			if (!d->p.return_compression || !d->ret_addr ||
 			    !(d->tnt.payload & (1ULL << 63))) {
 				d->pkt_state = ST_ERR_RESYNC;
@@ -492,7 +511,7 @@ int pdec_walk_tnt(struct ptd_pdec *d)
 				continue;
 			return err;
 		}
-		if (insn.branch == PDEC_BR_INDIRECT) {
+		if (insn->branch == PDEC_BR_INDIRECT) {
 			/* a deferred TIP */
 			err = pdec_get_next_packet(d);
 			if (err)
@@ -509,13 +528,13 @@ int pdec_walk_tnt(struct ptd_pdec *d)
 			pdec_update_nr(d);
 			return 0;
 		}
-		if (insn.branch == PDEC_BR_CONDITIONAL) {
+		if (insn->branch == PDEC_BR_CONDITIONAL) {
 			d->tnt.count -= 1;
 			d->pkt_state = d->tnt.count ? ST_TNT_CONT : ST_IN_SYNC;
 			if (d->tnt.payload & (1ULL << 63)) {
 				d->tnt.payload <<= 1;
 				d->state.from_ip = d->ip;
-				d->ip += insn.length + (int64_t)insn.rel;
+				d->ip += insn->length + (int64_t)insn->rel;
 				d->state.to_ip = d->ip;
 				if ((err = next_bit(d)) == -EAGAIN)
 					continue;
@@ -527,11 +546,11 @@ int pdec_walk_tnt(struct ptd_pdec *d)
 				d->state.type = PDEC_INSTRUCTION;
 				d->state.from_ip = d->ip;
 				d->state.to_ip = 0;
-				d->ip += insn.length;
+				d->ip += insn->length;
 				return 0;
 			}
 			d->sample_cyc = false;
-			d->ip += insn.length;
+			d->ip += insn->length;
 			if (!d->tnt.count) {
 				pdec_update_sample_time(d);
 				return -EAGAIN;

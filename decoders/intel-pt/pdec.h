@@ -91,20 +91,35 @@ struct pdec_buf {
 	uint64_t trace_nr;
 };
 
-#define PDEC_JCC_MAX 8
+#define PDEC_JCC_MAX 8   /* steps of a run: TNT bits */
+#define PDEC_JCC_OPS 16  /* pushes and pops of the return stack in a run */
+#define PDEC_JCC_UNCOND 2   /* direct calls and jumps before a step's bit */
+enum { PDEC_RUN_JCC, PDEC_RUN_RET, PDEC_RUN_RET_OUT };
 struct pdec_jcc_run {
-	unsigned n;                     /* steps */
+	uint8_t n;                      /* steps */
+	uint8_t plain;                  /* every step a conditional branch alone */
+	uint16_t pops;                  /* op j is a pop when bit j is set, */
+	uint64_t push[PDEC_JCC_OPS];    /* else a push of this return address */
 	uint32_t insn_cnt[PDEC_JCC_MAX];   /* instructions from the start to the end of step i */
-	uint64_t ip[PDEC_JCC_MAX];      /* where step i leaves the walk */
+	uint64_t ip[PDEC_JCC_MAX];      /* where step i leaves the walk (not RET_OUT's) */
+	uint8_t uncond[PDEC_JCC_MAX];   /* direct calls and jumps of step i before its bit */
+	uint8_t kind[PDEC_JCC_MAX];     /* what takes step i's bit: a conditional branch,
+	                                   a return to a call of the run (RET), or one
+	                                   to a call before the run (RET_OUT, the last
+	                                   step: its ip is the return stack's) */
+	uint8_t nops[PDEC_JCC_MAX];     /* return stack ops by the end of step i */
 };
 
 struct pdec_params {
 	/* Walk instructions from *ip: stop after a branch (leaving *ip at it),
 	 * at to_ip (when non-zero, *ip == to_ip, insn->length 0) or after
 	 * max_insn_cnt instructions (when non-zero, *ip at the last one).
+	 * *insn: the instruction stopped at, lent until the next call of walk
+	 * or walk_jcc (a pointer into the caller's caches: no copy, which
+	 * the decoder's read of it right after would stall on).
 	 * *insn_cnt: instructions walked, the branch included.  Returns 0,
 	 * or -EINVAL when the code cannot be read or decoded. */
-	int (*walk)(void *ctx, struct pdec_insn *insn, uint64_t *insn_cnt, uint64_t *ip,
+	int (*walk)(void *ctx, const struct pdec_insn **insn, uint64_t *insn_cnt, uint64_t *ip,
 		    uint64_t to_ip, uint64_t max_insn_cnt);
 	/* The next piece of trace.  Returns 0 (b->len 0 at the end) or a
 	 * negative errno. */
@@ -116,14 +131,18 @@ struct pdec_params {
 	/* Optional (perf sets it when the recording has address filters):
 	 * at a TIP.PGD, did a direct branch to ip leave the filter regions? */
 	int (*pgd_ip)(void *ctx, uint64_t ip);
-	/* Optional: a run of conditional branches from ip, for a decoder that
-	 * skips plain branch states (ptd_pdec_decode_to).  bits: outcomes to
-	 * come, the next in bit 63 (1: taken); nbits of them.  Fills run with
-	 * up to nbits steps, each a block walk() would walk from the ip the
-	 * step before left (to_ip 0, no max_insn_cnt) ending in a conditional
-	 * branch, followed as its bit says; run->n 0 when it knows none. */
-	void (*walk_jcc)(void *ctx, uint64_t ip, uint64_t bits, unsigned nbits,
-			 struct pdec_jcc_run *run);
+	/* Optional: a run of TNT bits from ip, for a decoder that skips
+	 * plain branch states (ptd_pdec_decode_to).  bits: outcomes to come,
+	 * the next in bit 63 (1: taken).  The run's steps are the blocks
+	 * walk() would walk from the ip the step before left (to_ip 0, no
+	 * max_insn_cnt): at most PDEC_JCC_UNCOND ending in a direct call or
+	 * jump, followed, then one ending in a conditional branch, followed
+	 * as its bit says, or in a return (bit taken), to the address its
+	 * call pushed.  Its addresses (ip, push) are *base plus the value.
+	 * NULL when it knows none; else lent until the next call of walk or
+	 * walk_jcc. */
+	const struct pdec_jcc_run *(*walk_jcc)(void *ctx, uint64_t ip, uint64_t bits,
+					       uint64_t *base);
 	void *ctx;
 	int return_compression;
 	int branch_enable;

@@ -31,6 +31,7 @@ enum pdec_pkt_state {
 
 #define PDEC_RETURN 1   /* walk_insn: a sample is ready */
 #define PDEC_SKIPPED 2  /* pdec_walk_tnt: a state was made and skipped */
+#define PDEC_STACK_MAX (1u << 20)   /* return stack entries: beyond, the oldest half goes */
 
 struct ptd_pdec {
 	struct pdec_params p;
@@ -178,6 +179,12 @@ bool pdec_skip_state(struct ptd_pdec *d);
  * up: on to the next), or PDEC_SKIPPED (used up, its last bit's state
  * skipped: decode on as ptd_pdec_decode would be called again). */
 int pdec_jcc_run(struct ptd_pdec *d);
+/* pdec.c: a run's return stack ops, the first nops done as walk_insn()
+ * would (the last address popped in ret_addr; pushes of base plus the
+ * run's value).  0 or -ENOMEM.  Beyond PDEC_STACK_MAX / 2 entries a
+ * push may drop the oldest half: runs with ops are not taken then. */
+int pdec_run_stack(struct ptd_pdec *d, const struct pdec_jcc_run *run, uint64_t base,
+		   unsigned nops);
 
 /* pdec_trace.c */
 int pdec_walk_fup_tip(struct ptd_pdec *d);

@@ -1,12 +1,13 @@
 /* Skipping states for consumers that ignore plain branch states
  * (ptd_pdec_decode_to): a state skipped where the walk makes it, and runs
- * of conditional branches, the decoder's fast path.  Each taken bit of a TNT
- * packet makes a state that would be returned, skipped and decoded past;
- * here the steps of a run come from the walk_jcc callback (blocks it has
- * walked before) and the decoder is left as that one state at a time
- * would leave it: instruction counts, sample time, the cycle sample
- * flag, nr, the TNT packet, ip, and after the packet's last bit the
- * decoder's state. */
+ * of TNT bits, the decoder's fast path.  Each taken bit of a TNT packet,
+ * direct call and direct jump makes a state that would be returned,
+ * skipped and decoded past; here the steps of a run come from the
+ * walk_jcc callback (blocks it has walked before: conditional branches,
+ * direct calls and jumps, compressed returns) and the decoder is left as
+ * that one state at a time would leave it: instruction counts, sample
+ * time, the cycle sample flag, nr, the return stack, the TNT packet, ip,
+ * and after the packet's last bit the decoder's state. */
 #include "decoders/intel-pt/pdec_priv.h"
 
 #include <errno.h>
@@ -46,14 +47,18 @@ bool pdec_skip_state(struct ptd_pdec *d)
 	return true;
 }
 
-/* One run; the steps taken (*err: what pdec_jcc_run returns). */
-static unsigned run_once(struct ptd_pdec *d, int *err)
+/* One run; the steps taken (*err: what pdec_jcc_run returns; *more: the
+ * run went as far as it could know, and the next one may go on). */
+static unsigned run_once(struct ptd_pdec *d, int *err, bool *more)
 {
-	struct pdec_jcc_run run;
-	uint64_t cap, cnt;
-	unsigned k, taken = 0;
+	const struct pdec_jcc_run *run;
+	uint64_t cap, cnt, base = 0;
+	unsigned k, n, taken = 0, np = d->no_progress;
+	bool first_upd, later_uncond = false;
+	int rc;
 
 	*err = 0;
+	*more = false;
 	/* the states would be plain branches below the bound, and the walk
 	 * would take no sample: the period is known without side effects */
 	if (d->state.type != PDEC_BRANCH || d->tx_flags || d->cbr != d->cbr_seen ||
@@ -61,37 +66,69 @@ static unsigned run_once(struct ptd_pdec *d, int *err)
 	    (d->p.period_type == PDEC_PERIOD_TICKS && !d->continuous_period))
 		return 0;
 	cap = pdec_next_sample(d);
-	run.n = 0;
-	d->p.walk_jcc(d->p.ctx, d->ip, d->tnt.payload, (unsigned)d->tnt.count, &run);
+	if (!(run = d->p.walk_jcc(d->p.ctx, d->ip, d->tnt.payload, &base)))
+		return 0;
+	n = run->n < (unsigned)d->tnt.count ? run->n : (unsigned)d->tnt.count;
 	/* steps that end before the next sample: cap is the walk's
 	 * max_insn_cnt now, and no less than that less the instructions
 	 * walked at each later step (pdec_time.c next_period) */
-	for (k = 0; k < run.n && k < (unsigned)d->tnt.count && (!cap || run.insn_cnt[k] < cap); k++)
+	for (k = 0; k < n && (!cap || run->insn_cnt[k] < cap); k++) {
+		if (!run->plain) {
+			/* walk_insn's check for a loop that takes no packets
+			 * begins at the third direct call or jump in a row:
+			 * the walk makes it */
+			if ((run->uncond[k] && run->uncond[k] + (k ? 0 : np) > PDEC_JCC_UNCOND) ||
+			    d->stack_n + PDEC_JCC_OPS >= PDEC_STACK_MAX / 2)
+				break;
+			/* a return the walk finds no address for is an error */
+			if (run->kind[k] != PDEC_RUN_JCC &&
+			    (!d->p.return_compression ||
+			     (run->kind[k] == PDEC_RUN_RET_OUT &&
+			      (!d->stack_n || !d->stack[d->stack_n - 1]))))
+				break;
+			if (k && run->uncond[k])
+				later_uncond = true;
+		}
 		if ((d->tnt.payload << k) & (1ULL << 63))
-			taken = k + 1;
+			taken = k + 1;   /* a conditional branch taken, or a return */
+	}
 	if (!k)
 		return 0;
-	cnt = run.insn_cnt[k - 1];
+	/* the states of the first step's calls and jumps come before its bit:
+	 * in a new packet they leave the sample time as it is (pdec_skip_state) */
+	first_upd = pdec_sample_time_state(d->pkt_state);
+	if (run->uncond[0] && !first_upd &&
+	    (d->sample_timestamp >= d->skip_bound ||
+	     (d->list_skipped && d->sample_timestamp != d->timestamp)))
+		return 0;
+	if (run->nops[k - 1] && (rc = pdec_run_stack(d, run, base, run->nops[k - 1]))) {
+		*err = rc;
+		return 0;
+	}
+	cnt = run->insn_cnt[k - 1];
 	d->mtc_insn = true;
 	d->tot_insn_cnt += cnt;
 	d->timestamp_insn_cnt += cnt;
 	d->sample_insn_cnt += cnt;
 	d->period_insn_cnt += cnt;
 	d->no_progress = 0;
-	if (d->sample_cyc && (d->tnt.payload & (1ULL << 63)))
+	if (d->sample_cyc && ((run->uncond[0] && first_upd) || (d->tnt.payload & (1ULL << 63))))
 		d->sample_tot_cyc_cnt = d->tot_cyc_cnt;
 	d->sample_cyc = false;
-	if (taken) {
-		/* the last taken branch's state took the sample time; the walks
-		 * after it counted on both instruction counts alike */
+	if (run->uncond[0] && !first_upd)
+		skipped(d, d->sample_timestamp);
+	if (taken || later_uncond || (run->uncond[0] && first_upd)) {
+		/* the last state took the sample time; the walks after it
+		 * counted on both instruction counts alike */
 		pdec_update_sample_time(d);
 		skipped(d, d->timestamp);
 	}
 	d->tnt.count -= (int)k;
 	d->tnt.payload <<= k;
-	d->ip = run.ip[k - 1];
+	d->ip = run->kind[k - 1] == PDEC_RUN_RET_OUT ? d->ret_addr : base + run->ip[k - 1];
 	if (d->tnt.count) {
 		d->pkt_state = ST_TNT_CONT;
+		*more = k == run->n && (k == PDEC_JCC_MAX || run->kind[k - 1] == PDEC_RUN_RET_OUT);
 	} else if (taken == k) {
 		d->pkt_state = ST_IN_SYNC;   /* as after the state of a last bit taken */
 		*err = PDEC_SKIPPED;
@@ -106,17 +143,18 @@ static unsigned run_once(struct ptd_pdec *d, int *err)
 int pdec_jcc_run(struct ptd_pdec *d)
 {
 	unsigned k, all = 0;
+	bool more;
 	int err;
 
 	if (!d->p.walk_jcc)
 		return 0;
 	do {
-		k = run_once(d, &err);
+		k = run_once(d, &err, &more);
 		all += k;
-	} while (k == PDEC_JCC_MAX && d->tnt.count);
-	/* code where runs are short (calls, returns, indirect branches
-	 * between the conditional ones) is left to the walk for a while: the
-	 * lookups would cost more than they save */
+	} while (more);
+	/* code where runs are short (indirect branches between the
+	 * conditional ones) is left to the walk for a while: the lookups
+	 * would cost more than they save */
 	if (all > 1) {
 		d->jcc_backoff = 0;
 	} else {
