@@ -1,7 +1,10 @@
 /* x86 instructions classified as perf's Intel PT decoder classifies them
  * (its intel-pt-insn-decoder, after the kernel's LBR branch_type()):
- * capstone gives the length, the opcode bytes give the kind. */
+ * x86len.c or capstone gives the length, the opcode bytes give the
+ * kind. */
 #include "decoders/intel-pt/pinsn.h"
+
+#include "decoders/intel-pt/x86len.h"
 
 #include <capstone/capstone.h>
 #include <stdlib.h>
@@ -185,7 +188,7 @@ int ptd_pinsn_decode(struct ptd_pinsn *p, const uint8_t *buf, size_t len, uint64
 		     int x86_64, struct pdec_insn *out)
 {
 	const uint8_t *code = buf;
-	size_t size = len, i = 0;
+	size_t size = len, i = 0, n;
 	uint64_t addr = ip;
 	csh cs = x86_64 ? p->cs64 : p->cs32;
 	cs_insn *ci = x86_64 ? p->ci64 : p->ci32;
@@ -193,9 +196,11 @@ int ptd_pinsn_decode(struct ptd_pinsn *p, const uint8_t *buf, size_t len, uint64
 	memset(out, 0, sizeof(*out));
 	if (!len)
 		return -1;
+	/* the common instructions' length without capstone, which formats
+	 * the text of each instruction it decodes */
+	if ((n = ptd_x86_len(buf, len, x86_64)))
+		goto known;
 	if (!cs_disasm_iter(cs, &code, &size, &addr, ci)) {
-		size_t n;
-
 		while (i < len && i < 14 && is_legacy_prefix(buf[i]))
 			i++;
 		n = vex_length(buf, i, len, x86_64);
@@ -207,14 +212,16 @@ int ptd_pinsn_decode(struct ptd_pinsn *p, const uint8_t *buf, size_t len, uint64
 	}
 	if (ci->size > len || ci->size > 15)
 		return -1;
-	out->length = (uint8_t)ci->size;
-	memcpy(out->buf, buf, ci->size);
-	while (i < ci->size && is_legacy_prefix(buf[i]))
+	n = ci->size;
+known:
+	out->length = (uint8_t)n;
+	memcpy(out->buf, buf, n);
+	while (i < n && is_legacy_prefix(buf[i]))
 		i++;
-	if (x86_64 && i < ci->size && (buf[i] & 0xf0) == 0x40)
+	if (x86_64 && i < n && (buf[i] & 0xf0) == 0x40)
 		i++;
-	if (i >= ci->size)
+	if (i >= n)
 		return 0;
-	classify(buf, i, ci->size, x86_64, out);
+	classify(buf, i, n, x86_64, out);
 	return 0;
 }

@@ -1,0 +1,273 @@
+/* x86 instruction lengths from their bytes (x86len.h). */
+#include "decoders/intel-pt/x86len.h"
+
+/* One-byte opcodes.  B: left to capstone; 1: the opcode alone; b, w:
+ * an 8- or 16-bit immediate; z: 16 or 32 bits by the operand size; v:
+ * 16, 32 or 64 (mov to a register); E: enter's 16 and 8 bits; O: a
+ * memory offset (8 bytes in 64-bit mode); J: rel32 (left to capstone
+ * with an operand size prefix, where Intel and AMD differ); R: inc and
+ * dec in 32-bit mode (REX is a prefix in 64).  With ModRM: m; M: and
+ * imm8; Z: and z; H, h: shifts (with imm8 or not; /6 left to capstone);
+ * L: lea; P: pop; C: mov imm, xabort, xbegin;
+ * F: test / not / neg / mul / div; I: inc / dec; K: inc / dec / call /
+ * jmp / push. */
+static const char one[256 + 1] =
+	"mmmmbzBBmmmmbzBX"   /* 00 */
+	"mmmmbzBBmmmmbzBB"   /* 10 */
+	"mmmmbzBBmmmmbzBB"   /* 20 */
+	"mmmmbzBBmmmmbzBB"   /* 30 */
+	"RRRRRRRRRRRRRRRR"   /* 40 */
+	"1111111111111111"   /* 50 */
+	"BBBmBBBBzZbM1111"   /* 60 */
+	"bbbbbbbbbbbbbbbb"   /* 70 */
+	"MZBMmmmmmmmmBLBP"   /* 80 */
+	"1111111111B11111"   /* 90 */
+	"OOOO1111bz111111"   /* a0 */
+	"bbbbbbbbvvvvvvvv"   /* b0 */
+	"HHw1BBCCE1w11bB1"   /* c0 */
+	"hhhhBBB1BBBBBBBB"   /* d0: x87 left to capstone */
+	"bbbbbbbbJJBb1111"   /* e0 */
+	"BBBB11FF111111IK";  /* f0 */
+
+/* Two-byte opcodes (0f xx).  X: left to capstone; 1: no ModRM (without
+ * prefixes); 5: syscall (64-bit mode); J: rel32.  With ModRM: g: general
+ * purpose (with or without 66); G: the same and imm8; 8: bt* imm8 (/4 to
+ * /7); n: nop (/0, from memory); p: valid without prefix only; q: without prefix and
+ * with 66; Q: the same and imm8; d: with 66 only.  E: endbr (f3 0f 1e
+ * fa or fb). */
+static const char two[256 + 1] =
+	"XXXXX51XXXX1XXXX"   /* 00 */
+	"qqpXqqpXXXXXXXEn"   /* 10 */
+	"XXXXXXXXqqqXqqqq"   /* 20 */
+	"X1XXXXXXXXXXXXXX"   /* 30 */
+	"gggggggggggggggg"   /* 40 */
+	"Xqqqqqqqqqqqqqqq"   /* 50 */
+	"qqqqqqqqqqqqddqq"   /* 60 */
+	"QXXXqqq1XXXXXXqq"   /* 70 */
+	"JJJJJJJJJJJJJJJJ"   /* 80 */
+	"gggggggggggggggg"   /* 90 */
+	"111gGgXX11XgGgXg"   /* a0 */
+	"ggXgXXggXX8ggggg"   /* b0 */
+	"ggQXQXQX11111111"   /* c0 */
+	"dqqqqqdXqqqqqqqq"   /* d0 */
+	"qqqqqqXXqqqqqqqq"   /* e0 */
+	"XqqqqqqXqqqqqqqX";  /* f0 */
+
+/* Two-byte opcodes valid after f3 (scalar single, movdqu, popcnt ...)
+ * and after f2 (scalar double), all with ModRM and no immediate. */
+static int rep_ok(unsigned op, unsigned rep)
+{
+	switch (op) {
+	case 0x10: case 0x11: case 0x12: case 0x2a: case 0x2c: case 0x2d:
+	case 0x51: case 0x58: case 0x59: case 0x5c: case 0x5d: case 0x5e: case 0x5f:
+		return 1;
+	case 0x16: case 0x6f: case 0x7e: case 0x7f: case 0xb8: case 0xbc: case 0xbd:
+		return rep == 0xf3;
+	default:
+		return 0;
+	}
+}
+
+/* Bytes of the ModRM at b[i] with its SIB and displacement (32- or
+ * 64-bit addressing); 0 when they run past len. */
+static unsigned modrm_len(const uint8_t *b, size_t len, size_t i)
+{
+	unsigned m, mod, rm, n = 1;
+
+	if (i >= len)
+		return 0;
+	m = b[i];
+	mod = m >> 6;
+	rm = m & 7;
+	if (mod != 3 && rm == 4) {
+		if (i + 1 >= len)
+			return 0;
+		n++;
+		if (mod == 0 && (b[i + 1] & 7) == 5)
+			n += 4;
+	}
+	if (mod == 1)
+		n += 1;
+	else if (mod == 2 || (mod == 0 && rm == 5))
+		n += 4;
+	return n;
+}
+
+/* The total length: i bytes so far, a ModRM at b[i] or none, imm. */
+static unsigned total(const uint8_t *b, size_t len, size_t i, int modrm, unsigned imm)
+{
+	unsigned n = 0;
+
+	if (modrm && !(n = modrm_len(b, len, i)))
+		return 0;
+	i += n + imm;
+	return i <= len && i <= 15 ? (unsigned)i : 0;
+}
+
+/* 0f xx at b[i]; last: the last legacy prefix (0 for none), which an
+ * SSE instruction's mandatory prefix must be */
+static unsigned two_byte(const uint8_t *b, size_t len, size_t i, int o16, int a32,
+			 unsigned rep, unsigned last, int x86_64)
+{
+	unsigned op, reg, imm = 0;
+	char c;
+
+	if (i >= len)
+		return 0;
+	op = b[i++];
+	c = two[op];
+	if (rep) {
+		if (o16 || last != rep)
+			return 0;
+		if (op == 0x1e)   /* endbr64, endbr32, with no other prefix */
+			return i == 3 && b[0] == 0xf3 && i < len && (b[i] == 0xfa || b[i] == 0xfb) ? 4 : 0;
+		return rep_ok(op, rep) ? total(b, len, i, 1, 0) : 0;
+	}
+	switch (c) {
+	case '1':
+		return o16 ? 0 : (unsigned)i;
+	case '5':
+		return o16 || !x86_64 ? 0 : (unsigned)i;
+	case 'J':
+		return o16 || a32 ? 0 : total(b, len, i, 0, 4);
+	case 'p':
+		if (o16)
+			return 0;
+		break;
+	case 'd':
+		if (!o16 || last != 0x66)
+			return 0;
+		break;
+	case 'q': case 'Q':
+		if (o16 && last != 0x66)
+			return 0;
+		imm = c == 'Q';
+		break;
+	case 'g':
+		break;
+	case 'G':
+		imm = 1;
+		break;
+	case '8': case 'n':
+		if (i >= len)
+			return 0;
+		reg = (b[i] >> 3) & 7;
+		if (c == '8' ? reg < 4 : reg != 0 || b[i] >> 6 == 3)
+			return 0;
+		imm = c == '8';
+		break;
+	default:
+		return 0;
+	}
+	return total(b, len, i, 1, imm);
+}
+
+unsigned ptd_x86_len(const uint8_t *b, size_t len, int x86_64)
+{
+	size_t i;
+	int o16 = 0, a32 = 0, rex = 0, rexw = 0, modrm = 0;
+	unsigned op, m, reg, imm = 0, rep = 0, last = 0, z;
+	char c;
+
+	for (i = 0;; i++) {
+		if (i >= len || i >= 14)
+			return 0;
+		last = i ? b[i - 1] : 0;
+		switch (b[i]) {
+		case 0x66: o16 = 1; continue;
+		case 0x67: a32 = 1; continue;
+		case 0xf2: case 0xf3: rep = b[i]; continue;
+		case 0x26: case 0x2e: case 0x36: case 0x3e: case 0x64: case 0x65: continue;
+		default: break;
+		}
+		break;
+	}
+	if (a32 && !x86_64)
+		return 0;   /* 16-bit addressing */
+	if (x86_64 && (b[i] & 0xf0) == 0x40) {
+		rex = 1;
+		rexw = b[i] & 8;
+		if (++i >= len)
+			return 0;
+	}
+	z = o16 && !rexw ? 2 : 4;   /* REX.W wins over 66 */
+	op = b[i++];
+	if (op == 0x0f)
+		return two_byte(b, len, i, o16, a32, rep, last, x86_64);
+	/* rep and repne: on string instructions, pause and ret only */
+	if (rep && !((op >= 0x6c && op <= 0x6f) || (op >= 0xa4 && op <= 0xa7) ||
+		     (op >= 0xaa && op <= 0xaf) || op == 0x90 || op == 0xc3 || op == 0xc2))
+		return 0;
+	c = one[op];
+	switch (c) {
+	case '1': break;
+	case 'b': imm = 1; break;
+	case 'w':   /* ret imm16: capstone reads more after REX, 66 or 67 */
+		if (rex || o16 || a32)
+			return 0;
+		imm = 2;
+		break;
+	case 'z': imm = z; break;
+	case 'v': imm = rexw ? 8 : z; break;
+	case 'E': imm = 3; break;
+	case 'O': imm = x86_64 && !a32 ? 8 : 4; break;
+	case 'J':
+		if (o16 || a32)
+			return 0;
+		imm = 4;
+		break;
+	case 'R':
+		if (x86_64)
+			return 0;   /* a REX after a REX */
+		break;
+	case 'm': case 'h': case 'L': case 'P': case 'I': case 'K': case 'C': case 'F':
+		modrm = 1;
+		break;
+	case 'M': case 'H': modrm = 1; imm = 1; break;
+	case 'Z': modrm = 1; imm = z; break;
+	default:
+		return 0;
+	}
+	if (modrm) {
+		if (i >= len)
+			return 0;
+		m = b[i];
+		reg = (m >> 3) & 7;
+		switch (c) {
+		case 'H': case 'h':
+			if (reg == 6)
+				return 0;
+			break;
+		case 'L':
+			if (m >> 6 == 3)
+				return 0;
+			break;
+		case 'P':
+			if (reg)
+				return 0;
+			break;
+		case 'C':   /* mov /0, or xabort / xbegin (c6 f8, c7 f8) */
+			if ((reg && m != 0xf8) || (m == 0xf8 && o16))
+				return 0;
+			imm = op == 0xc6 ? 1 : z;
+			break;
+		case 'F':   /* test /0 with an immediate; /1 left to capstone */
+			if (reg == 1)
+				return 0;
+			if (!reg)
+				imm = op == 0xf6 ? 1 : z;
+			break;
+		case 'I':
+			if (reg > 1)
+				return 0;
+			break;
+		case 'K':   /* no /7; far call and jmp from memory only */
+			if (reg == 7 || ((reg == 3 || reg == 5) && m >> 6 == 3))
+				return 0;
+			break;
+		default:
+			break;
+		}
+	}
+	return total(b, len, i, modrm, imm);
+}

@@ -1,0 +1,152 @@
+/* The walk's instruction lengths without capstone (x86len.h) against
+ * capstone, the oracle: every instruction of the executable segments of
+ * the libraries this test runs with (libc, libcapstone, libstdc++,
+ * libsqlite3, libdw ... and the test itself), swept linearly, and
+ * pseudo-random byte strings after random prefixes, in 64- and 32-bit
+ * mode.  Wherever ptd_x86_len answers, capstone must decode the bytes
+ * and give the same length; the share it answers is printed. */
+#define _GNU_SOURCE   /* dl_iterate_phdr */
+#include "config.h"
+
+#include <stdio.h>
+
+#ifndef HAVE_PT_PERF
+int main(void)
+{
+	printf("1..0 # SKIP ptdecode was built without libipt or capstone\n");
+	return 0;
+}
+#else
+#include <capstone/capstone.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decoders/intel-pt/x86len.h"
+#include "tests/tap.h"
+
+struct tally {
+	csh cs;
+	cs_insn *ci;
+	unsigned long insns, answered, wrong, objects;
+	char first_wrong[200];
+};
+
+/* One instruction at code (avail bytes): compare; its capstone length,
+ * 0 when capstone decodes none. */
+static size_t one(struct tally *t, const uint8_t *code, size_t avail, int x86_64)
+{
+	const uint8_t *p = code;
+	size_t size = avail < 15 ? avail : 15, got;
+	uint64_t addr = 0x1000;
+	unsigned ours = ptd_x86_len(code, avail < 15 ? avail : 15, x86_64);
+	int ok = cs_disasm_iter(t->cs, &p, &size, &addr, t->ci);
+
+	got = ok ? t->ci->size : 0;
+	if (ok)
+		t->insns++;
+	if (ours) {
+		t->answered++;
+		if (ours != got) {
+			if (!t->wrong) {
+				int n = snprintf(t->first_wrong, sizeof(t->first_wrong),
+						 "%d-bit: ours %u, capstone %zu:", x86_64 ? 64 : 32, ours, got);
+				for (size_t i = 0; i < 15 && i < avail && n > 0 && (size_t)n < sizeof(t->first_wrong) - 4; i++)
+					n += snprintf(t->first_wrong + n, sizeof(t->first_wrong) - (size_t)n,
+						      " %02x", code[i]);
+			}
+			t->wrong++;
+			if (getenv("X86LEN_DEBUG") && t->wrong < 30) {
+				fprintf(stderr, "%d ours %u cs %zu:", x86_64 ? 64 : 32, ours, got);
+				for (size_t i = 0; i < 15 && i < avail; i++)
+					fprintf(stderr, " %02x", code[i]);
+				fprintf(stderr, "\n");
+			}
+		}
+	}
+	return got;
+}
+
+static int sweep(struct dl_phdr_info *info, size_t sz, void *data)
+{
+	struct tally *t = data;
+	int i;
+
+	(void)sz;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		const uint8_t *code = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
+		size_t off = 0, n;
+
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || !ph->p_filesz)
+			continue;
+		t->objects++;
+		while (off < ph->p_filesz && t->insns < 4000000) {
+			n = one(t, code + off, ph->p_filesz - off, 1);
+			off += n ? n : 1;
+		}
+	}
+	return 0;
+}
+
+static uint64_t x = 0x2545f4914f6cdd1dULL;
+static uint8_t rnd(void)
+{
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return (uint8_t)(x >> 24);
+}
+
+int main(void)
+{
+	static const uint8_t prefixes[] = { 0x66, 0x67, 0xf2, 0xf3, 0x2e, 0x3e, 0x64, 0x65, 0xf0,
+					    0x40, 0x41, 0x44, 0x48, 0x49, 0x4c, 0x4f };
+	struct tally t;
+	int mode;
+
+	memset(&t, 0, sizeof(t));
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &t.cs) != CS_ERR_OK || !(t.ci = cs_malloc(t.cs))) {
+		printf("1..0 # SKIP capstone does not open\n");
+		return 0;
+	}
+	dl_iterate_phdr(sweep, &t);
+	ok(t.objects > 3 && t.insns > 100000 && !t.wrong,
+	   "the code of %lu executable segments: %lu of %lu instructions answered without capstone, "
+	   "%lu differ%s%s", t.objects, t.answered, t.insns, t.wrong, t.wrong ? ": " : "",
+	   t.first_wrong);
+	cs_free(t.ci, 1);
+	cs_close(&t.cs);
+
+	for (mode = 64; mode >= 32; mode -= 32) {
+		unsigned long k;
+
+		memset(&t, 0, sizeof(t));
+		if (cs_open(CS_ARCH_X86, mode == 64 ? CS_MODE_64 : CS_MODE_32, &t.cs) != CS_ERR_OK ||
+		    !(t.ci = cs_malloc(t.cs))) {
+			ok(0, "capstone opens in %d-bit mode", mode);
+			continue;
+		}
+		for (k = 0; k < 4000000; k++) {
+			uint8_t buf[15];
+			unsigned np = rnd() % 4, i = 0, len;
+
+			while (i < np)
+				buf[i++] = prefixes[rnd() % (mode == 64 ? 16 : 9)];
+			if (rnd() % 3 == 0)
+				buf[i++] = 0x0f;
+			while (i < sizeof(buf))
+				buf[i++] = rnd();
+			/* every length, to see the answers stop at the end */
+			len = k % 4 == 0 ? 1 + rnd() % 15 : 15;
+			one(&t, buf, len, mode == 64);
+		}
+		ok(!t.wrong, "%d-bit, 4 M random byte strings after prefixes: %lu answered without "
+		   "capstone (capstone decodes %lu), %lu differ%s%s", mode, t.answered, t.insns,
+		   t.wrong, t.wrong ? ": " : "", t.first_wrong);
+		cs_free(t.ci, 1);
+		cs_close(&t.cs);
+	}
+	return done_testing();
+}
+#endif
