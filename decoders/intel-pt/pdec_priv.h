@@ -256,6 +256,18 @@ static inline uint64_t pdec_next_period(struct ptd_pdec *d)
 	return d->period_ticks - (timestamp - masked);
 }
 
+/* With a period of ticks not continuous yet (after a trace begins): would
+ * walking n more instructions from here, in blocks, leave every
+ * pdec_next_period on the way without its side effect (the period
+ * becoming continuous) and take no sample?  Then the walk's limits are
+ * known without calling it. */
+static inline bool pdec_period_quiet(const struct ptd_pdec *d, uint64_t n)
+{
+	uint64_t timestamp = d->timestamp + d->timestamp_insn_cnt + n + 1;
+
+	return (timestamp & d->period_mask) <= d->last_masked_timestamp && n < d->period_ticks;
+}
+
 static inline uint64_t pdec_next_sample(struct ptd_pdec *d)
 {
 	switch (d->p.period_type) {

@@ -54,25 +54,29 @@ static unsigned run_once(struct ptd_pdec *d, int *err, bool *more)
 	const struct pdec_jcc_run *run;
 	uint64_t cap, cnt, base = 0;
 	unsigned k, n, taken = 0, np = d->no_progress;
-	bool first_upd, later_uncond = false;
+	bool first_upd, later_uncond = false, quiet;
 	int rc;
 
 	*err = 0;
 	*more = false;
 	/* the states would be plain branches below the bound, and the walk
-	 * would take no sample: the period is known without side effects */
+	 * would take no sample */
 	if (d->state.type != PDEC_BRANCH || d->tx_flags || d->cbr != d->cbr_seen ||
-	    d->timestamp >= d->skip_bound ||
-	    (d->p.period_type == PDEC_PERIOD_TICKS && !d->continuous_period))
+	    d->timestamp >= d->skip_bound)
 		return 0;
-	cap = pdec_next_sample(d);
+	/* a period of ticks not yet continuous: the steps must leave it so
+	 * (pdec_period_quiet); else the period is known without side
+	 * effects */
+	quiet = d->p.period_type == PDEC_PERIOD_TICKS && !d->continuous_period;
+	cap = quiet ? 0 : pdec_next_sample(d);
 	if (!(run = d->p.walk_jcc(d->p.ctx, d->ip, d->tnt.payload, &base)))
 		return 0;
 	n = run->n < (unsigned)d->tnt.count ? run->n : (unsigned)d->tnt.count;
 	/* steps that end before the next sample: cap is the walk's
 	 * max_insn_cnt now, and no less than that less the instructions
 	 * walked at each later step (pdec_time.c next_period) */
-	for (k = 0; k < n && (!cap || run->insn_cnt[k] < cap); k++) {
+	for (k = 0; k < n && (!cap || run->insn_cnt[k] < cap) &&
+		    (!quiet || pdec_period_quiet(d, run->insn_cnt[k])); k++) {
 		if (!run->plain) {
 			/* walk_insn's check for a loop that takes no packets
 			 * begins at the third direct call or jump in a row:
