@@ -60,6 +60,8 @@ static void end_step(struct pdec_jcc_run *run, unsigned i, uint64_t cnt, uint64_
 	run->uncond[i] = (uint8_t)uncond;
 	run->kind[i] = (uint8_t)kind;
 	run->nops[i] = (uint8_t)nops;
+	if (uncond)
+		run->plain = 0;
 }
 
 const struct ptd_jccrun *ptd_jccrun_get(struct ptd_jccruns *r, struct ptd_insncache *ic,
@@ -73,7 +75,7 @@ const struct ptd_jccrun *ptd_jccrun_get(struct ptd_jccruns *r, struct ptd_insnca
 	struct ptd_jccrun *e;
 	struct pdec_jcc_run *run;
 	uint64_t o = off, cnt = 0, br, next, calls[PDEC_JCC_OPS];
-	unsigned i = 0, j, uncond = 0, nops = 0, ncalls = 0;
+	unsigned i = 0, uncond = 0, nops = 0, ncalls = 0;
 
 	if (!r->e && !r->no_mem && !(r->e = calloc((size_t)1 << RUN_BITS, sizeof(*r->e))))
 		r->no_mem = 1;
@@ -88,6 +90,7 @@ const struct ptd_jccrun *ptd_jccrun_get(struct ptd_jccruns *r, struct ptd_insnca
 	e->lo = e->hi = off;
 	run = &e->run;
 	run->pops = 0;
+	run->plain = 1;
 	while (i < PDEC_JCC_MAX) {
 		int taken = !!(outcomes & (1u << (PDEC_JCC_MAX - 1 - i)));
 
@@ -133,10 +136,8 @@ const struct ptd_jccrun *ptd_jccrun_get(struct ptd_jccruns *r, struct ptd_insnca
 		}
 	}
 	run->n = (uint8_t)i;
-	run->plain = !nops;
-	for (j = 0; j < i; j++)
-		if (run->uncond[j])
-			run->plain = 0;
+	if (nops)
+		run->plain = 0;
 	return i ? e : NULL;
 }
 

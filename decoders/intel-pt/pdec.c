@@ -120,25 +120,32 @@ bool pdec_have_ip(const struct ptd_pdec *d)
 void pdec_update_nr(struct ptd_pdec *d) { d->next_nr = (int)(d->pip_payload & 1); }
 void pdec_set_nr(struct ptd_pdec *d) { d->nr = (int)(d->pip_payload & 1); d->next_nr = d->nr; }
 
-static int push(struct ptd_pdec *d, uint64_t ret)
+/* push() on a full stack */
+static __attribute__((noinline)) int push_full(struct ptd_pdec *d, uint64_t ret)
 {
-	if (d->stack_n == d->stack_cap) {
-		size_t cap = d->stack_cap ? d->stack_cap * 2 : 64;
-		uint64_t *s;
+	size_t cap = d->stack_cap ? d->stack_cap * 2 : 64;
+	uint64_t *s;
 
-		if (cap > PDEC_STACK_MAX) {
-			/* drop the oldest half: a deeper stack only feeds compression */
-			memmove(d->stack, d->stack + d->stack_n / 2,
-				(d->stack_n - d->stack_n / 2) * sizeof(*d->stack));
-			d->stack_n -= d->stack_n / 2;
-		} else {
-			s = realloc(d->stack, cap * sizeof(*s));
-			if (!s)
-				return -ENOMEM;
-			d->stack = s;
-			d->stack_cap = cap;
-		}
+	if (cap > PDEC_STACK_MAX) {
+		/* drop the oldest half: a deeper stack only feeds compression */
+		memmove(d->stack, d->stack + d->stack_n / 2,
+			(d->stack_n - d->stack_n / 2) * sizeof(*d->stack));
+		d->stack_n -= d->stack_n / 2;
+	} else {
+		s = realloc(d->stack, cap * sizeof(*s));
+		if (!s)
+			return -ENOMEM;
+		d->stack = s;
+		d->stack_cap = cap;
 	}
+	d->stack[d->stack_n++] = ret;
+	return 0;
+}
+
+static inline int push(struct ptd_pdec *d, uint64_t ret)
+{
+	if (d->stack_n == d->stack_cap)
+		return push_full(d, ret);
 	d->stack[d->stack_n++] = ret;
 	return 0;
 }
@@ -156,9 +163,7 @@ int pdec_run_stack(struct ptd_pdec *d, const struct pdec_jcc_run *run, uint64_t 
 
 	for (i = 0; i < nops; i++) {
 		if (run->pops & (1u << i))
-			d->ret_addr = d->stack_n ? d->stack[--d->stack_n] : 0;
-		else if (d->stack_n < d->stack_cap)
-			d->stack[d->stack_n++] = base + run->push[i];
+			d->ret_addr = pop(d);
 		else if ((err = push(d, base + run->push[i])))
 			return err;
 	}

@@ -32,9 +32,9 @@ static const char one[256 + 1] =
 /* Two-byte opcodes (0f xx).  X: left to capstone; 1: no ModRM (without
  * prefixes); 5: syscall (64-bit mode); J: rel32.  With ModRM: g: general
  * purpose (with or without 66); G: the same and imm8; 8: bt* imm8 (/4 to
- * /7); n: nop (/0, from memory); p: valid without prefix only; q: without prefix and
- * with 66; Q: the same and imm8; d: with 66 only.  E: endbr (f3 0f 1e
- * fa or fb). */
+ * /7); n: nop (/0, from memory); p: valid without prefix only; q:
+ * without prefix and with 66; Q: the same and imm8; d: with 66 only.
+ * E: endbr (f3 0f 1e fa or fb). */
 static const char two[256 + 1] =
 	"XXXXX51XXXX1XXXX"   /* 00 */
 	"qqpXqqpXXXXXXXEn"   /* 10 */
