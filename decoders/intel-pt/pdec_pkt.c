@@ -238,6 +238,7 @@ static int new_piece(struct ptd_pdec *d, const struct pdec_buf *b)
 		return -ENOMEM;
 	d->buf = b->buf;
 	d->len = b->len;
+	d->memo_n = 0;
 	d->off = 0;
 	d->pkt_step = 0;
 	return 0;
@@ -296,9 +297,14 @@ int pdec_get_next_packet(struct ptd_pdec *d)
 			if (rc)
 				return rc;
 		}
-		rc = parse_at(d, d->off, &d->packet);
-		if (rc <= 0)
-			return bad_packet(d);
+		if (d->memo_i < d->memo_n && d->memo[d->memo_i].off == d->off) {
+			d->packet = d->memo[d->memo_i].pkt;
+			rc = d->memo[d->memo_i++].size;
+		} else {
+			rc = parse_at(d, d->off, &d->packet);
+			if (rc <= 0)
+				return bad_packet(d);
+		}
 		d->pkt_step = (size_t)rc;
 	} while (d->packet.type == PK_PAD);
 	return 0;
@@ -386,18 +392,27 @@ int pdec_scan_for_psb(struct ptd_pdec *d)
 void pdec_lookahead(struct ptd_pdec *d, int (*cb)(const struct pdec_pkt *pkt, void *data),
 		    void *data)
 {
-	struct pdec_pkt pkt;
+	struct pdec_pkt spare, *pkt;
 	size_t off = d->off + d->pkt_step;
+	struct pdec_memo *m;
 	int rc;
 
+	d->memo_i = d->memo_n = 0;
 	while (off < d->len) {
-		rc = parse_at(d, off, &pkt);
+		m = d->memo_n < PDEC_MEMO ? &d->memo[d->memo_n] : NULL;
+		pkt = m ? &m->pkt : &spare;
+		rc = parse_at(d, off, pkt);
 		if (rc <= 0)
 			break;
+		if (m) {
+			m->off = off;
+			m->size = rc;
+			d->memo_n++;
+		}
 		off += (size_t)rc;
-		if (pkt.type == PK_PAD)
+		if (pkt->type == PK_PAD)
 			continue;
-		if (cb(&pkt, data))
+		if (cb(pkt, data))
 			break;
 	}
 }

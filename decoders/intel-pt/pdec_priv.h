@@ -32,6 +32,14 @@ enum pdec_pkt_state {
 #define PDEC_RETURN 1   /* walk_insn: a sample is ready */
 #define PDEC_SKIPPED 2  /* pdec_walk_tnt: a state was made and skipped */
 #define PDEC_STACK_MAX (1u << 20)   /* return stack entries: beyond, the oldest half goes */
+#define PDEC_MEMO 128   /* packets a look-ahead keeps for the walk */
+
+/* A packet a look-ahead parsed, at off of the current piece, size bytes */
+struct pdec_memo {
+	struct pdec_pkt pkt;
+	size_t off;
+	int size;
+};
 
 struct ptd_pdec {
 	struct pdec_params p;
@@ -47,6 +55,11 @@ struct ptd_pdec {
 	uint64_t ref_timestamp;
 	struct pdec_pkt packet, tnt, fup_tx_pkt;
 	int last_packet_type;
+	/* the packets the last look-ahead parsed (the first PDEC_MEMO of
+	 * them), for pdec_get_next_packet to take instead of parsing them
+	 * again: memo[memo_i, memo_n) */
+	struct pdec_memo memo[PDEC_MEMO];
+	unsigned memo_i, memo_n;
 
 	int pkt_state;
 	struct ptd_pstate state;

@@ -2,7 +2,10 @@
  * TIP.PGE, TIP.PGD, FUP) against libipt's packet decoder, the oracle:
  * every first byte, followed by pseudo-random bytes, at every length from 1
  * to 10 bytes.  Where the quick path takes a packet, libipt must decode
- * the same packet (type, size, bit count or IP compression, payload). */
+ * the same packet (type, size, bit count or IP compression, payload).
+ * And the packets a look-ahead keeps (pdec_lookahead): the decoder takes
+ * them where it reaches their offsets, as libipt decodes them there, and
+ * not at another offset or in another piece of trace. */
 #include "config.h"
 
 #include <stdio.h>
@@ -16,6 +19,108 @@ int main(void)
 #else
 #include "decoders/intel-pt/pdec_priv.h"
 #include "tests/tap.h"
+
+#include <errno.h>
+
+/* PAD, MTC 0x12, TNT (2 bits), CYC 3, TIP (IPC 1), CBR 0x1f, TSC */
+static const uint8_t piece_a[] = {
+	0x00, 0x59, 0x12, 0x0a, 0x1b, 0x2d, 0x34, 0x12, 0x02, 0x03, 0x1f, 0x00,
+	0x19, 1, 2, 3, 4, 5, 6, 7,
+};
+/* as long, other packets at the same offsets: MTC 0x34, ... */
+static const uint8_t piece_b[sizeof(piece_a)] = {
+	0x59, 0x34, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c,
+	0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c,
+};
+
+struct pieces {
+	const uint8_t *p[2];
+	unsigned next;
+};
+
+static int get_trace(void *ctx, struct pdec_buf *b)
+{
+	struct pieces *s = ctx;
+
+	if (s->next < 2) {
+		b->buf = s->p[s->next++];
+		b->len = sizeof(piece_a);
+		b->consecutive = 1;
+	}
+	return 0;
+}
+
+static int no_walk(void *ctx, const struct pdec_insn **insn, uint64_t *insn_cnt, uint64_t *ip,
+		   uint64_t to_ip, uint64_t max_insn_cnt)
+{
+	(void)ctx; (void)insn; (void)insn_cnt; (void)ip; (void)to_ip; (void)max_insn_cnt;
+	return -EINVAL;
+}
+
+static int go_on(const struct pdec_pkt *pkt, void *data)
+{
+	(void)pkt;
+	++*(unsigned *)data;
+	return 0;
+}
+
+/* A decoder at the start of piece_a (then piece_b), after a look-ahead
+ * over the whole piece; NULL on failure. */
+static struct ptd_pdec *looked_ahead(struct pieces *s, unsigned *seen)
+{
+	struct pdec_params p = { .walk = no_walk, .get_trace = get_trace, .ctx = s };
+	struct ptd_pdec *d = ptd_pdec_new(&p);
+
+	s->p[0] = piece_a;
+	s->p[1] = piece_b;
+	s->next = 0;
+	*seen = 0;
+	if (d && !pdec_get_data(d, false))
+		pdec_lookahead(d, go_on, seen);
+	return d;
+}
+
+/* The decoder's packet is the one libipt decodes at its offset of buf. */
+static int as_libipt(const struct ptd_pdec *d, const uint8_t *buf)
+{
+	struct pdec_pkt l;
+	int n = pdec_test_packet(buf + d->off, sizeof(piece_a) - d->off, false, &l);
+
+	return n > 0 && (size_t)n == d->pkt_step && l.type == d->packet.type &&
+	       l.count == d->packet.count && l.payload == d->packet.payload;
+}
+
+static void memo_checks(void)
+{
+	struct pieces s;
+	struct ptd_pdec *d;
+	unsigned seen, n = 0, same = 0;
+
+	d = looked_ahead(&s, &seen);
+	ok(d && seen == 6 && d->memo_n == 7, "a look-ahead keeps the 7 packets it parses (%u after PAD)",
+	   seen);
+	while (d && d->off + d->pkt_step < sizeof(piece_a) && !pdec_get_next_packet(d)) {
+		n++;
+		same += as_libipt(d, piece_a);
+	}
+	ok(d && n == 6 && same == n && d->memo_i == d->memo_n,
+	   "the decoder takes them all, as libipt decodes them (%u of %u)", same, n);
+	ptd_pdec_free(d);
+
+	d = looked_ahead(&s, &seen);
+	ok(d && !pdec_get_data(d, false) && !pdec_get_next_packet(d) && as_libipt(d, piece_b) &&
+	   d->packet.type == PK_MTC && d->packet.payload == 0x34,
+	   "a new piece of trace drops them: its own first packet, MTC 0x34");
+	ptd_pdec_free(d);
+
+	d = looked_ahead(&s, &seen);
+	if (d)
+		d->pkt_step = 3;   /* to the TNT, past the first two kept */
+	ok(d && !pdec_get_next_packet(d) && as_libipt(d, piece_a) && d->packet.type == PK_TNT &&
+	   !pdec_get_next_packet(d) && as_libipt(d, piece_a) && d->packet.type == PK_CYC,
+	   "where the decoder leaves their order, it parses: TNT, CYC");
+	ptd_pdec_free(d);
+}
 
 int main(void)
 {
@@ -62,6 +167,7 @@ int main(void)
 		printf("# %lu differ, the first with first byte %#lx\n", differ, first_bad);
 	for (k = 0; k < 6; k++)
 		ok(taken[k] > 0, "%s packets taken by the quick path: %lu", kinds[k], taken[k]);
+	memo_checks();
 	return done_testing();
 }
 #endif
