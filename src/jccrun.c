@@ -3,8 +3,6 @@
 
 #include <stdlib.h>
 
-#define RUN_BITS 12   /* 4096 runs, 1.2 MB */
-
 /* The block from off to its branch, which starts before end: from the
  * block cache, else walked as the Intel PT walk walks it (ptq.c), and
  * cached.  0, or -1 when the code cannot be read or leaves [.., end). */
@@ -64,26 +62,24 @@ static void end_step(struct pdec_jcc_run *run, unsigned i, uint64_t cnt, uint64_
 		run->plain = 0;
 }
 
-const struct ptd_jccrun *ptd_jccrun_get(struct ptd_jccruns *r, struct ptd_insncache *ic,
-					struct ptd_pinsn *pi, const struct ptd_dsofile *f,
-					uint64_t off, uint64_t begin, uint64_t end,
-					uint32_t outcomes)
+const struct ptd_jccrun *ptd_jccrun_build(struct ptd_jccruns *r, struct ptd_jccrun *e,
+					  struct ptd_insncache *ic, struct ptd_pinsn *pi,
+					  const struct ptd_dsofile *f, uint64_t off, uint64_t begin,
+					  uint64_t end, uint32_t outcomes)
 {
-	uint64_t h = (off + (uint64_t)(uintptr_t)f + ((uint64_t)outcomes << 40)) *
-		     0x9e3779b97f4a7c15ULL;
 	struct ptd_insncache_blk b;
-	struct ptd_jccrun *e;
 	struct pdec_jcc_run *run;
 	uint64_t o = off, cnt = 0, br, next, calls[PDEC_JCC_OPS];
 	unsigned i = 0, uncond = 0, nops = 0, ncalls = 0;
 
-	if (!r->e && !r->no_mem && !(r->e = calloc((size_t)1 << RUN_BITS, sizeof(*r->e))))
-		r->no_mem = 1;
-	if (!r->e)
-		return NULL;
-	e = &r->e[h >> (64 - RUN_BITS)];
-	if (e->file == f && e->off == off && e->outcomes == outcomes)
-		return e->run.n ? e : NULL;
+	if (!e) {
+		/* the table, at the first use */
+		if (r->no_mem || !(r->e = calloc((size_t)1 << PTD_JCCRUN_BITS, sizeof(*r->e)))) {
+			r->no_mem = 1;
+			return NULL;
+		}
+		return ptd_jccrun_get(r, ic, pi, f, off, begin, end, outcomes);
+	}
 	e->file = f;
 	e->off = off;
 	e->outcomes = outcomes;

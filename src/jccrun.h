@@ -31,12 +31,33 @@ struct ptd_jccruns {
 	int no_mem;
 };
 
+#define PTD_JCCRUN_BITS 12   /* 4096 runs, 1.2 MB */
+
+/* ptd_jccrun_get when the run is not cached yet: built in slot e */
+const struct ptd_jccrun *ptd_jccrun_build(struct ptd_jccruns *r, struct ptd_jccrun *e,
+					  struct ptd_insncache *ic, struct ptd_pinsn *pi,
+					  const struct ptd_dsofile *f, uint64_t off, uint64_t begin,
+					  uint64_t end, uint32_t outcomes);
+
 /* The run from offset off of f, mapped over file offsets [begin, end),
- * for the outcomes given; NULL when none (no memory, or no step). */
-const struct ptd_jccrun *ptd_jccrun_get(struct ptd_jccruns *r, struct ptd_insncache *ic,
-					struct ptd_pinsn *pi, const struct ptd_dsofile *f,
-					uint64_t off, uint64_t begin, uint64_t end,
-					uint32_t outcomes);
+ * for the outcomes given; NULL when none (no memory, or no step).  The
+ * lookup inline: the decoder asks for a run at most TNT bits. */
+static inline const struct ptd_jccrun *ptd_jccrun_get(struct ptd_jccruns *r,
+						      struct ptd_insncache *ic,
+						      struct ptd_pinsn *pi,
+						      const struct ptd_dsofile *f, uint64_t off,
+						      uint64_t begin, uint64_t end,
+						      uint32_t outcomes)
+{
+	uint64_t h = (off + (uint64_t)(uintptr_t)f + ((uint64_t)outcomes << 40)) *
+		     0x9e3779b97f4a7c15ULL;
+	struct ptd_jccrun *e = r->e ? &r->e[h >> (64 - PTD_JCCRUN_BITS)] : NULL;
+
+	if (e && e->file == f && e->off == off && e->outcomes == outcomes)
+		return e->run.n ? e : NULL;
+	return ptd_jccrun_build(r, e, ic, pi, f, off, begin, end, outcomes);
+}
+
 void ptd_jccruns_fini(struct ptd_jccruns *r);
 
 #endif

@@ -332,6 +332,7 @@ static void undo(struct ptd_ptq *q)
 		pq->w.jcc = &q->jcc;
 		pq->w.fname = NULL;
 		pq->w.file = NULL;
+		pq->w.cur = NULL;
 	}
 	free_ahead(q);
 }

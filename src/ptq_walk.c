@@ -153,26 +153,42 @@ static inline __attribute__((always_inline)) struct ptd_dsofile *walk_file(struc
 	return f;
 }
 
+/* The map ip is in (NULL: none), with its file with code and offsets in
+ * cur_*: kept for the next call, as maps do not change while the trace
+ * is decoded (machine.h, ptd_machine_find_map_hints). */
+static inline __attribute__((always_inline)) const struct ptd_map *walk_map(struct walker *w,
+									       uint64_t ip)
+{
+	const struct ptd_map *map;
+	struct ptd_dsofile *f;
+
+	map = ptd_machine_find_map_hint(&w->q->s->machine, w->pid, ip >= KERNEL_START, ip, *w->now,
+					&w->maps);
+	if (map && map != w->cur) {
+		f = walk_file(w, ip, &map);
+		w->cur = map;
+		w->cur_file = f && f->data ? f : NULL;
+		w->cur_adj = ptd_map_file_off(map, 0);
+		w->cur_start = ptd_map_file_off(map, map->start);
+		w->cur_end = ptd_map_file_off(map, map->end);
+	}
+	return map;
+}
+
 /* pdec_params.walk_jcc: a run of TNT bits from ip, when the walk would
  * find all its blocks in ip's map */
 static const struct pdec_jcc_run *walk_jcc(void *ctx, uint64_t ip, uint64_t bits, uint64_t *base)
 {
 	struct walker *w = ctx;
 	const struct ptd_jccrun *e;
-	const struct ptd_map *map;
-	struct ptd_dsofile *f;
-	uint64_t off, start, end;
+	uint64_t off;
 
-	if (w->tid == -1 && ip < KERNEL_START)
+	if ((w->tid == -1 && ip < KERNEL_START) || !walk_map(w, ip) || !w->cur_file)
 		return NULL;
-	if (!(f = walk_file(w, ip, &map)) || !f->data)
-		return NULL;
-	off = ptd_map_file_off(map, ip);
-	start = ptd_map_file_off(map, map->start);
-	end = ptd_map_file_off(map, map->end);
-	e = ptd_jccrun_get(w->jcc, w->insns, w->pinsn, f, off, start, end,
+	off = ip + w->cur_adj;
+	e = ptd_jccrun_get(w->jcc, w->insns, w->pinsn, w->cur_file, off, w->cur_start, w->cur_end,
 			   (uint32_t)(bits >> (64 - PDEC_JCC_MAX)));
-	if (!e || e->lo < start || e->hi >= end)
+	if (!e || e->lo < w->cur_start || e->hi >= w->cur_end)
 		return NULL;
 	*base = ip - off;
 	return &e->run;
@@ -283,9 +299,9 @@ static int walk(void *ctx, const struct pdec_insn **insn, uint64_t *insn_cnt_out
 	uint64_t off;
 
 	if ((to_ip && *ip == to_ip) || (w->tid == -1 && *ip < KERNEL_START) ||
-	    !(f = walk_file(w, *ip, &map)) || !f->data)
+	    !(map = walk_map(w, *ip)) || !(f = w->cur_file))
 		return walk_slow(w, insn, insn_cnt_out, ip, to_ip, max_insn_cnt);
-	off = ptd_map_file_off(map, *ip);
+	off = *ip + w->cur_adj;
 	be = ptd_insncache_block(w->insns, f, off);
 	if (!be || be->file != f || be->off != off ||
 	    (max_insn_cnt && be->insn_cnt > max_insn_cnt) || *ip + be->to_branch >= map->end ||
