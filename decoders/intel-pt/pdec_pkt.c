@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "decoders/intel-pt/pdec_priv.h"
 
+#include <endian.h>
 #include <errno.h>
 #include <intel-pt.h>
 #include <string.h>
@@ -131,7 +132,8 @@ static int cyc_packet(const uint8_t *buf, size_t len, struct pdec_pkt *out)
  * (its pt_pkt_read_tnt and pt_pkt_read_ip), without its per-packet set-up:
  * PAD, short TNT, and TIP, TIP.PGE, TIP.PGD and FUP with a valid IP
  * compression that fits.  0 for any other: libipt decodes those. */
-static int quick_packet(const uint8_t *p, size_t len, struct pdec_pkt *out)
+static inline __attribute__((always_inline)) int quick_packet(const uint8_t *p, size_t len,
+								 struct pdec_pkt *out)
 {
 	static const uint8_t ip_bytes[8] = { 0, 2, 4, 6, 6, 0xff, 8, 0xff };
 	unsigned b = p[0], ipc, i;
@@ -161,8 +163,16 @@ static int quick_packet(const uint8_t *p, size_t len, struct pdec_pkt *out)
 	ipc = b >> 5;
 	if (ip_bytes[ipc] == 0xff || len < 1u + ip_bytes[ipc])
 		return 0;
-	for (i = ip_bytes[ipc]; i; i--)
-		ip = ip << 8 | p[i];
+	if (len >= 9 && ip_bytes[ipc]) {
+		/* the 8 bytes after the header, little-endian, cut to size */
+		memcpy(&ip, p + 1, sizeof(ip));
+		ip = le64toh(ip);
+		if (ip_bytes[ipc] < 8)
+			ip &= (1ULL << (8 * ip_bytes[ipc])) - 1;
+	} else {
+		for (i = ip_bytes[ipc]; i; i--)
+			ip = ip << 8 | p[i];
+	}
 	out->count = (int)ipc;
 	out->payload = ip;
 	return 1 + ip_bytes[ipc];
