@@ -43,7 +43,7 @@ struct walker {
 	const char *fname;            /* the walk's last map file name, */
 	struct ptd_dsofile *file;     /* and its file (NULL: none yet) */
 	const struct ptd_map *cur;    /* walk_map's last map (NULL: none yet): */
-	struct ptd_dsofile *cur_file; /* its file with code (NULL: none), */
+	struct ptd_dsofile *cur_file; /* its file, */
 	uint64_t cur_adj;             /* file offset = ip + cur_adj, */
 	uint64_t cur_start, cur_end;  /* the map's [start, end) in file offsets */
 	struct pdec_insn insn;        /* walk's answer when no cache holds it */

@@ -130,32 +130,27 @@ static int lookahead(void *ctx, int (*cb)(const struct pdec_buf *b, void *data),
 	return rc < 0 ? rc : 0;
 }
 
-/* The file of the map ip is in (*map), or NULL when there is none. */
-static inline __attribute__((always_inline)) struct ptd_dsofile *walk_file(struct walker *w, uint64_t ip,
-									    const struct ptd_map **map)
+/* The file of map, or NULL (no memory). */
+static struct ptd_dsofile *walk_file(struct walker *w, const struct ptd_map *map)
 {
-	struct ptd_ptq *q = w->q;
 	struct ptd_dsofile *f;
 
-	*map = ptd_machine_find_map_hint(&q->s->machine, w->pid, ip >= KERNEL_START, ip, *w->now,
-					 &w->maps);
-	if (!*map)
-		return NULL;
 	/* the machine keeps its file names for its lifetime: the same pointer
 	 * is the same name */
-	if (w->file && (*map)->filename == w->fname)
+	if (w->file && map->filename == w->fname)
 		return w->file;
-	f = ptd_dsofiles_get(q->cfg->files, *map);
+	f = ptd_dsofiles_get(w->q->cfg->files, map);
 	if (f) {
-		w->fname = (*map)->filename;
+		w->fname = map->filename;
 		w->file = f;
 	}
 	return f;
 }
 
-/* The map ip is in (NULL: none), with its file with code and offsets in
- * cur_*: kept for the next call, as maps do not change while the trace
- * is decoded (machine.h, ptd_machine_find_map_hints). */
+/* The map ip is in, with its file (cur_file) and file offsets in cur_*;
+ * NULL when there is none (or no memory for its file).  Kept for the
+ * next call, as maps do not change while the trace is decoded
+ * (machine.h, ptd_machine_find_map_hints). */
 static inline __attribute__((always_inline)) const struct ptd_map *walk_map(struct walker *w,
 									       uint64_t ip)
 {
@@ -165,9 +160,10 @@ static inline __attribute__((always_inline)) const struct ptd_map *walk_map(stru
 	map = ptd_machine_find_map_hint(&w->q->s->machine, w->pid, ip >= KERNEL_START, ip, *w->now,
 					&w->maps);
 	if (map && map != w->cur) {
-		f = walk_file(w, ip, &map);
+		if (!(f = walk_file(w, map)))
+			return NULL;
 		w->cur = map;
-		w->cur_file = f && f->data ? f : NULL;
+		w->cur_file = f;
 		w->cur_adj = ptd_map_file_off(map, 0);
 		w->cur_start = ptd_map_file_off(map, map->start);
 		w->cur_end = ptd_map_file_off(map, map->end);
@@ -183,7 +179,7 @@ static const struct pdec_jcc_run *walk_jcc(void *ctx, uint64_t ip, uint64_t bits
 	const struct ptd_jccrun *e;
 	uint64_t off;
 
-	if ((w->tid == -1 && ip < KERNEL_START) || !walk_map(w, ip) || !w->cur_file)
+	if ((w->tid == -1 && ip < KERNEL_START) || !walk_map(w, ip) || !w->cur_file->data)
 		return NULL;
 	off = ip + w->cur_adj;
 	e = ptd_jccrun_get(w->jcc, w->insns, w->pinsn, w->cur_file, off, w->cur_start, w->cur_end,
@@ -215,8 +211,9 @@ static __attribute__((noinline)) int walk_slow(struct walker *w, const struct pd
 	if (w->tid == -1 && *ip < KERNEL_START)
 		return -EINVAL;   /* no thread */
 	for (;;) {
-		if (!(f = walk_file(w, *ip, &map)))
+		if (!(map = walk_map(w, *ip)))
 			return -EINVAL;
+		f = w->cur_file;
 		if (!f->data) {
 			/* perf reports an unreadable dso twice, then quietly resyncs */
 			if (f->itrace_failed && f->itrace_seen)
@@ -226,7 +223,7 @@ static __attribute__((noinline)) int walk_slow(struct walker *w, const struct pd
 			f->itrace_failed = 1;
 			return -EINVAL;
 		}
-		off = ptd_map_file_off(map, *ip);
+		off = *ip + w->cur_adj;
 		/* a block walked before: used when the walk would not stop
 		 * inside it (at to_ip, after max_insn_cnt, at the map's end) */
 		be = ptd_insncache_block(w->insns, f, off);
@@ -299,7 +296,7 @@ static int walk(void *ctx, const struct pdec_insn **insn, uint64_t *insn_cnt_out
 	uint64_t off;
 
 	if ((to_ip && *ip == to_ip) || (w->tid == -1 && *ip < KERNEL_START) ||
-	    !(map = walk_map(w, *ip)) || !(f = w->cur_file))
+	    !(map = walk_map(w, *ip)) || !(f = w->cur_file)->data)
 		return walk_slow(w, insn, insn_cnt_out, ip, to_ip, max_insn_cnt);
 	off = *ip + w->cur_adj;
 	be = ptd_insncache_block(w->insns, f, off);
