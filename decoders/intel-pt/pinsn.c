@@ -1,7 +1,7 @@
 /* x86 instructions classified as perf's Intel PT decoder classifies them
  * (its intel-pt-insn-decoder, after the kernel's LBR branch_type()):
- * x86len.c or capstone gives the length, the opcode bytes give the
- * kind. */
+ * x86len.c or, for the rest, capstone gives the length, the opcode bytes
+ * give the kind. */
 #include "decoders/intel-pt/pinsn.h"
 
 #include "decoders/intel-pt/x86len.h"
@@ -142,48 +142,6 @@ out:
 	out->branch = br;
 }
 
-/* Length of a VEX / EVEX encoded instruction at b[i] (after legacy
- * prefixes), for those capstone 4 does not know (AVX-512); 0 when b[i]
- * does not start one.  Such instructions are never branches. */
-static size_t vex_length(const uint8_t *b, size_t i, size_t len, int x86_64)
-{
-	unsigned map, op;
-	size_t p;
-	uint8_t modrm;
-
-	if (i + 1 >= len)
-		return 0;
-	if (!x86_64 && (b[i + 1] & 0xc0) != 0xc0)
-		return 0;   /* LES / LDS / BOUND in 32-bit mode */
-	switch (b[i]) {
-	case 0x62: map = b[i + 1] & 3; p = i + 4; break;
-	case 0xc4: map = b[i + 1] & 0x1f; p = i + 3; break;
-	case 0xc5: map = 1; p = i + 2; break;
-	default: return 0;
-	}
-	if (p + 1 >= len || map < 1 || map > 3)
-		return 0;
-	op = b[p++];
-	modrm = b[p++];
-	if ((modrm >> 6) != 3) {
-		if ((modrm & 7) == 4) {
-			if (p >= len)
-				return 0;
-			if ((modrm >> 6) == 0 && (b[p] & 7) == 5)
-				p += 4;
-			p++;
-		}
-		if ((modrm >> 6) == 1)
-			p += 1;
-		else if ((modrm >> 6) == 2 || ((modrm >> 6) == 0 && (modrm & 7) == 5))
-			p += 4;
-	}
-	if (map == 3 || (map == 1 && ((op >= 0x70 && op <= 0x73) || op == 0xc2 || op == 0xc4 ||
-				      op == 0xc5 || op == 0xc6)))
-		p += 1;
-	return p <= len && p <= 15 ? p : 0;
-}
-
 int ptd_pinsn_decode(struct ptd_pinsn *p, const uint8_t *buf, size_t len, uint64_t ip,
 		     int x86_64, struct pdec_insn *out)
 {
@@ -200,16 +158,14 @@ int ptd_pinsn_decode(struct ptd_pinsn *p, const uint8_t *buf, size_t len, uint64
 	 * the text of each instruction it decodes */
 	if ((n = ptd_x86_len(buf, len, x86_64)))
 		goto known;
-	if (!cs_disasm_iter(cs, &code, &size, &addr, ci)) {
-		while (i < len && i < 14 && is_legacy_prefix(buf[i]))
-			i++;
-		n = vex_length(buf, i, len, x86_64);
-		if (!n)
-			return -1;
+	/* VEX and EVEX, which carry no branches */
+	if ((n = ptd_x86_vex_len(buf, len, x86_64))) {
 		out->length = (uint8_t)n;
 		memcpy(out->buf, buf, n);
 		return 0;
 	}
+	if (!cs_disasm_iter(cs, &code, &size, &addr, ci))
+		return -1;
 	if (ci->size > len || ci->size > 15)
 		return -1;
 	n = ci->size;

@@ -5,12 +5,13 @@
  * an 8- or 16-bit immediate; z: 16 or 32 bits by the operand size; v:
  * 16, 32 or 64 (mov to a register); E: enter's 16 and 8 bits; O: a
  * memory offset (8 bytes in 64-bit mode); J: rel32 (left to capstone
- * with an operand size prefix, where Intel and AMD differ); R: inc and
- * dec in 32-bit mode (REX is a prefix in 64).  With ModRM: m; M: and
- * imm8; Z: and z; H, h: shifts (with imm8 or not; /6 left to capstone);
- * L: lea; P: pop; C: mov imm, xabort, xbegin;
+ * with an operand size prefix, where Intel and AMD differ, and with 67
+ * and a REX); R: inc and dec in 32-bit mode (REX is a prefix in 64).
+ * With ModRM: m; M: and imm8; Z: and z; H, h: shifts (with imm8 or not;
+ * /6 left to capstone); L: lea; P: pop; C: mov imm, xabort, xbegin;
  * F: test / not / neg / mul / div; I: inc / dec; K: inc / dec / call /
- * jmp / push. */
+ * jmp / push; 7: x87 from memory (its register forms left to capstone).
+ * A lock prefix is taken on the instructions it is valid on (lockable). */
 static const char one[256 + 1] =
 	"mmmmbzBBmmmmbzBX"   /* 00 */
 	"mmmmbzBBmmmmbzBB"   /* 10 */
@@ -25,7 +26,7 @@ static const char one[256 + 1] =
 	"OOOO1111bz111111"   /* a0 */
 	"bbbbbbbbvvvvvvvv"   /* b0 */
 	"HHw1BBCCE1w11bB1"   /* c0 */
-	"hhhhBBB1BBBBBBBB"   /* d0: x87 left to capstone */
+	"hhhhBBB177777777"   /* d0 */
 	"bbbbbbbbJJBb1111"   /* e0 */
 	"BBBB11FF111111IK";  /* f0 */
 
@@ -33,23 +34,27 @@ static const char one[256 + 1] =
  * prefixes); 5: syscall (64-bit mode); J: rel32.  With ModRM: g: general
  * purpose (with or without 66); G: the same and imm8; 8: bt* imm8 (/4 to
  * /7); n: nop (/0, from memory); p: valid without prefix only; q:
- * without prefix and with 66; Q: the same and imm8; d: with 66 only.
- * E: endbr (f3 0f 1e fa or fb). */
+ * without prefix and with 66; Q: the same and imm8; d: with 66 only;
+ * r, R: as q and Q, a register operand only; l: as p, and with 66 from
+ * memory; m: as q, from memory only; S: the MMX / SSE shifts by imm8
+ * (a register operand); A: fxsave ... clflush (from memory) and the
+ * fences; c: cmpxchg8b, xrstors, xsavec, xsaves (from memory); 0: xgetbv
+ * and rdtscp.  E: endbr (f3 0f 1e fa or fb). */
 static const char two[256 + 1] =
-	"XXXXX51XXXX1XXXX"   /* 00 */
-	"qqpXqqpXXXXXXXEn"   /* 10 */
+	"X0XXX51XXXX1XXXX"   /* 00 */
+	"qqlmqqlmXXXXXXEn"   /* 10 */
 	"XXXXXXXXqqqXqqqq"   /* 20 */
 	"X1XXXXXXXXXXXXXX"   /* 30 */
 	"gggggggggggggggg"   /* 40 */
-	"Xqqqqqqqqqqqqqqq"   /* 50 */
+	"rqqqqqqqqqqqqqqq"   /* 50 */
 	"qqqqqqqqqqqqddqq"   /* 60 */
-	"QXXXqqq1XXXXXXqq"   /* 70 */
+	"QSSSqqq1XXXXXXqq"   /* 70 */
 	"JJJJJJJJJJJJJJJJ"   /* 80 */
 	"gggggggggggggggg"   /* 90 */
-	"111gGgXX11XgGgXg"   /* a0 */
+	"111gGgXX11XgGgAg"   /* a0 */
 	"ggXgXXggXX8ggggg"   /* b0 */
-	"ggQXQXQX11111111"   /* c0 */
-	"dqqqqqdXqqqqqqqq"   /* d0 */
+	"ggQXQRQc11111111"   /* c0 */
+	"dqqqqqdrqqqqqqqq"   /* d0 */
 	"qqqqqqXXqqqqqqqq"   /* e0 */
 	"XqqqqqqXqqqqqqqX";  /* f0 */
 
@@ -109,7 +114,7 @@ static unsigned total(const uint8_t *b, size_t len, size_t i, int modrm, unsigne
 static unsigned two_byte(const uint8_t *b, size_t len, size_t i, int o16, int a32,
 			 unsigned rep, unsigned last, int x86_64)
 {
-	unsigned op, reg, imm = 0;
+	unsigned op, mod, reg, imm = 0;
 	char c;
 
 	if (i >= len)
@@ -156,16 +161,77 @@ static unsigned two_byte(const uint8_t *b, size_t len, size_t i, int o16, int a3
 			return 0;
 		imm = c == '8';
 		break;
+	case 'r': case 'R': case 'l': case 'm': case 'S':
+		if ((o16 && last != 0x66) || i >= len)
+			return 0;
+		mod = b[i] >> 6;
+		reg = (b[i] >> 3) & 7;
+		if (c == 'l' ? o16 && mod == 3 : (c == 'm') == (mod == 3))
+			return 0;
+		/* psrlw, psraw, psllw (/2 /4 /6), the same for d and q (no
+		 * psraq), and psrldq, pslldq (/3 /7, with 66 only) */
+		if (c == 'S' && !(reg == 2 || reg == 6 || (reg == 4 && op != 0x73) ||
+				  ((reg == 3 || reg == 7) && op == 0x73 && o16)))
+			return 0;
+		imm = c == 'R' || c == 'S';
+		break;
+	case 'A': case 'c': case '0':
+		if (o16 || i >= len)
+			return 0;
+		mod = b[i] >> 6;
+		reg = (b[i] >> 3) & 7;
+		if (c == '0')   /* xgetbv, rdtscp */
+			return b[i] == 0xd0 || b[i] == 0xf9 ? (unsigned)i + 1 : 0;
+		if (c == 'A' ? mod == 3 && b[i] != 0xe8 && b[i] != 0xf0 && b[i] != 0xf8
+			     : mod == 3 || !(reg == 1 || (reg >= 3 && reg <= 5)))
+			return 0;
+		break;
 	default:
 		return 0;
 	}
 	return total(b, len, i, 1, imm);
 }
 
+/* lock: on the read-modify-write instructions with a memory destination,
+ * whose opcode is at b[i] */
+static int lockable(const uint8_t *b, size_t len, size_t i)
+{
+	unsigned op, reg;
+
+	if (i + 1 >= len)
+		return 0;
+	op = b[i];
+	if (op == 0x0f) {
+		if (i + 2 >= len)
+			return 0;
+		op = 0x100 | b[++i];
+	}
+	if (b[i + 1] >> 6 == 3)
+		return 0;
+	reg = (b[i + 1] >> 3) & 7;
+	switch (op) {
+	case 0x80: case 0x81: case 0x83:   /* add ... xor, not cmp */
+		return reg != 7;
+	case 0x86: case 0x87:   /* xchg */
+	case 0x1ab: case 0x1b3: case 0x1bb: case 0x1b0: case 0x1b1: case 0x1c0: case 0x1c1:
+		return 1;   /* bts, btr, btc, cmpxchg, xadd */
+	case 0xf6: case 0xf7:   /* not, neg */
+		return reg == 2 || reg == 3;
+	case 0xfe: case 0xff:   /* inc, dec */
+		return reg < 2;
+	case 0x1ba:   /* bts, btr, btc imm8 */
+		return reg >= 5;
+	case 0x1c7:   /* cmpxchg8b, cmpxchg16b */
+		return reg == 1;
+	default:   /* add, or, adc, sbb, and, sub, xor to memory */
+		return op < 0x38 && (op & 7) < 2;
+	}
+}
+
 unsigned ptd_x86_len(const uint8_t *b, size_t len, int x86_64)
 {
 	size_t i;
-	int o16 = 0, a32 = 0, rex = 0, rexw = 0, modrm = 0;
+	int o16 = 0, a32 = 0, rex = 0, rexw = 0, modrm = 0, lock = 0;
 	unsigned op, m, reg, imm = 0, rep = 0, last = 0, z;
 	char c;
 
@@ -177,6 +243,7 @@ unsigned ptd_x86_len(const uint8_t *b, size_t len, int x86_64)
 		case 0x66: o16 = 1; continue;
 		case 0x67: a32 = 1; continue;
 		case 0xf2: case 0xf3: rep = b[i]; continue;
+		case 0xf0: lock = 1; continue;
 		case 0x26: case 0x2e: case 0x36: case 0x3e: case 0x64: case 0x65: continue;
 		default: break;
 		}
@@ -190,6 +257,8 @@ unsigned ptd_x86_len(const uint8_t *b, size_t len, int x86_64)
 		if (++i >= len)
 			return 0;
 	}
+	if (lock && !lockable(b, len, i))
+		return 0;
 	z = o16 && !rexw ? 2 : 4;   /* REX.W wins over 66 */
 	op = b[i++];
 	if (op == 0x0f)
@@ -212,7 +281,7 @@ unsigned ptd_x86_len(const uint8_t *b, size_t len, int x86_64)
 	case 'E': imm = 3; break;
 	case 'O': imm = x86_64 && !a32 ? 8 : 4; break;
 	case 'J':
-		if (o16 || a32)
+		if (o16 || (a32 && rex))   /* capstone 4 reads a rel16 after 67 and REX.W */
 			return 0;
 		imm = 4;
 		break;
@@ -220,7 +289,7 @@ unsigned ptd_x86_len(const uint8_t *b, size_t len, int x86_64)
 		if (x86_64)
 			return 0;   /* a REX after a REX */
 		break;
-	case 'm': case 'h': case 'L': case 'P': case 'I': case 'K': case 'C': case 'F':
+	case 'm': case 'h': case 'L': case 'P': case 'I': case 'K': case 'C': case 'F': case '7':
 		modrm = 1;
 		break;
 	case 'M': case 'H': modrm = 1; imm = 1; break;
@@ -240,6 +309,11 @@ unsigned ptd_x86_len(const uint8_t *b, size_t len, int x86_64)
 			break;
 		case 'L':
 			if (m >> 6 == 3)
+				return 0;
+			break;
+		case '7':   /* no d9 /1, db /4 /6, dd /5 */
+			if (m >> 6 == 3 || (op == 0xd9 && reg == 1) || (op == 0xdb && (reg == 4 || reg == 6)) ||
+			    (op == 0xdd && reg == 5))
 				return 0;
 			break;
 		case 'P':
@@ -270,4 +344,49 @@ unsigned ptd_x86_len(const uint8_t *b, size_t len, int x86_64)
 		}
 	}
 	return total(b, len, i, modrm, imm);
+}
+
+/* VEX (c4, c5) and EVEX (62): the prefix's bytes, the opcode, the ModRM
+ * with its SIB and displacement (but for vzeroupper and vzeroall), and an
+ * imm8 in map 3 (0f 3a) and for the few map 1 (0f) opcodes that take
+ * one. */
+unsigned ptd_x86_vex_len(const uint8_t *b, size_t len, int x86_64)
+{
+	unsigned map, op, n;
+	size_t i = 0, p;
+	int a16 = 0;
+
+	for (;; i++) {
+		if (i >= len || i >= 14)
+			return 0;
+		switch (b[i]) {
+		case 0x67: a16 = !x86_64; continue;
+		case 0x66: case 0xf2: case 0xf3: case 0xf0:
+		case 0x26: case 0x2e: case 0x36: case 0x3e: case 0x64: case 0x65: continue;
+		default: break;
+		}
+		break;
+	}
+	if (a16 || i + 1 >= len)
+		return 0;   /* 16-bit addressing: left to capstone */
+	if (!x86_64 && (b[i + 1] & 0xc0) != 0xc0)
+		return 0;   /* LES / LDS / BOUND in 32-bit mode */
+	switch (b[i]) {
+	case 0x62: map = b[i + 1] & 3; p = i + 4; break;
+	case 0xc4: map = b[i + 1] & 0x1f; p = i + 3; break;
+	case 0xc5: map = 1; p = i + 2; break;
+	default: return 0;
+	}
+	if (p >= len || map < 1 || map > 3)
+		return 0;
+	op = b[p++];
+	if (map == 1 && op == 0x77 && b[i] != 0x62)
+		return (unsigned)p;   /* vzeroupper, vzeroall */
+	if (!(n = modrm_len(b, len, p)))
+		return 0;
+	p += n;
+	if (map == 3 || (map == 1 && ((op >= 0x70 && op <= 0x73) || op == 0xc2 || op == 0xc4 ||
+				      op == 0xc5 || op == 0xc6)))
+		p += 1;
+	return p <= len && p <= 15 ? (unsigned)p : 0;
 }

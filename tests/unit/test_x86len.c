@@ -29,8 +29,50 @@ struct tally {
 	csh cs;
 	cs_insn *ci;
 	unsigned long insns, answered, wrong, objects;
+	unsigned long vex, vex_known, vex_wrong;   /* ptd_x86_vex_len's answers */
 	char first_wrong[200];
 };
+
+/* A length that differs from capstone's: counted in *count; the first
+ * one is kept for the test's message, and with X86LEN_DEBUG the first 30
+ * are printed. */
+static void differ(struct tally *t, unsigned long *count, const char *what, unsigned ours,
+		   size_t got, const uint8_t *code, size_t avail, int x86_64)
+{
+	int n;
+
+	if (!t->wrong && !t->vex_wrong) {
+		n = snprintf(t->first_wrong, sizeof(t->first_wrong), "%d-bit %sours %u, capstone %zu:",
+			     x86_64 ? 64 : 32, what, ours, got);
+		for (size_t i = 0; i < 15 && i < avail && n > 0 &&
+		     (size_t)n < sizeof(t->first_wrong) - 4; i++)
+			n += snprintf(t->first_wrong + n, sizeof(t->first_wrong) - (size_t)n, " %02x",
+				      code[i]);
+	}
+	if (getenv("X86LEN_DEBUG") && t->wrong + t->vex_wrong < 30) {
+		fprintf(stderr, "%d %sours %u cs %zu:", x86_64 ? 64 : 32, what, ours, got);
+		for (size_t i = 0; i < 15 && i < avail; i++)
+			fprintf(stderr, " %02x", code[i]);
+		fprintf(stderr, "\n");
+	}
+	(*count)++;
+}
+
+/* An EVEX instruction with embedded rounding (EVEX.b and a register
+ * operand), after legacy prefixes: capstone 4 takes one byte too many for
+ * some (62 f1 6c 58 5c d6, vsubps zmm6, zmm2, zmm2 {rd-sae}, is 6 bytes
+ * in Intel's manual, 7 for capstone) and refuses others. */
+static int evex_rounding(const uint8_t *code, size_t avail)
+{
+	size_t i = 0;
+
+	while (i < avail && i < 14 && (code[i] == 0x66 || code[i] == 0x67 || code[i] == 0xf0 ||
+				       code[i] == 0xf2 || code[i] == 0xf3 || code[i] == 0x2e ||
+				       code[i] == 0x3e || code[i] == 0x26 || code[i] == 0x36 ||
+				       code[i] == 0x64 || code[i] == 0x65))
+		i++;
+	return i + 5 < avail && code[i] == 0x62 && (code[i + 3] & 0x10) && code[i + 5] >> 6 == 3;
+}
 
 /* One instruction at code (avail bytes): compare; its capstone length,
  * 0 when capstone decodes none. */
@@ -40,6 +82,7 @@ static size_t one(struct tally *t, const uint8_t *code, size_t avail, int x86_64
 	size_t size = avail < 15 ? avail : 15, got;
 	uint64_t addr = 0x1000;
 	unsigned ours = ptd_x86_len(code, avail < 15 ? avail : 15, x86_64);
+	unsigned vex = ptd_x86_vex_len(code, avail < 15 ? avail : 15, x86_64);
 	int ok = cs_disasm_iter(t->cs, &p, &size, &addr, t->ci);
 
 	got = ok ? t->ci->size : 0;
@@ -47,22 +90,19 @@ static size_t one(struct tally *t, const uint8_t *code, size_t avail, int x86_64
 		t->insns++;
 	if (ours) {
 		t->answered++;
-		if (ours != got) {
-			if (!t->wrong) {
-				int n = snprintf(t->first_wrong, sizeof(t->first_wrong),
-						 "%d-bit: ours %u, capstone %zu:", x86_64 ? 64 : 32, ours, got);
-				for (size_t i = 0; i < 15 && i < avail && n > 0 && (size_t)n < sizeof(t->first_wrong) - 4; i++)
-					n += snprintf(t->first_wrong + n, sizeof(t->first_wrong) - (size_t)n,
-						      " %02x", code[i]);
-			}
-			t->wrong++;
-			if (getenv("X86LEN_DEBUG") && t->wrong < 30) {
-				fprintf(stderr, "%d ours %u cs %zu:", x86_64 ? 64 : 32, ours, got);
-				for (size_t i = 0; i < 15 && i < avail; i++)
-					fprintf(stderr, " %02x", code[i]);
-				fprintf(stderr, "\n");
-			}
-		}
+		if (ours != got)
+			differ(t, &t->wrong, "", ours, got, code, avail, x86_64);
+	}
+	if (vex) {
+		/* where capstone knows a VEX or EVEX instruction, the same
+		 * length; and ptd_x86_len never answers for one */
+		t->vex++;
+		if (ok && x86_64 && evex_rounding(code, avail))
+			ok = 0;
+		if (ok)
+			t->vex_known++;
+		if ((ok && vex != got) || ours)
+			differ(t, &t->vex_wrong, "VEX: ", vex, got, code, avail, x86_64);
 	}
 	return got;
 }
@@ -115,6 +155,9 @@ int main(void)
 	   "the code of %lu executable segments: %lu of %lu instructions answered without capstone, "
 	   "%lu differ%s%s", t.objects, t.answered, t.insns, t.wrong, t.wrong ? ": " : "",
 	   t.first_wrong);
+	ok(t.vex_known > 1000 && !t.vex_wrong,
+	   "the same code: %lu VEX or EVEX lengths, %lu of them where capstone decodes, %lu differ%s%s",
+	   t.vex, t.vex_known, t.vex_wrong, t.vex_wrong ? ": " : "", t.first_wrong);
 	cs_free(t.ci, 1);
 	cs_close(&t.cs);
 
@@ -135,6 +178,8 @@ int main(void)
 				buf[i++] = prefixes[rnd() % (mode == 64 ? 16 : 9)];
 			if (rnd() % 3 == 0)
 				buf[i++] = 0x0f;
+			else if (rnd() % 8 == 0)   /* VEX, EVEX */
+				buf[i++] = (uint8_t[]){ 0xc4, 0xc5, 0x62 }[rnd() % 3];
 			while (i < sizeof(buf))
 				buf[i++] = rnd();
 			/* every length, to see the answers stop at the end */
@@ -144,6 +189,10 @@ int main(void)
 		ok(!t.wrong, "%d-bit, 4 M random byte strings after prefixes: %lu answered without "
 		   "capstone (capstone decodes %lu), %lu differ%s%s", mode, t.answered, t.insns,
 		   t.wrong, t.wrong ? ": " : "", t.first_wrong);
+		ok(t.vex_known > 1000 && !t.vex_wrong,
+		   "%d-bit, the same strings: %lu VEX or EVEX lengths, %lu of them where capstone "
+		   "decodes, %lu differ%s%s", mode, t.vex, t.vex_known, t.vex_wrong,
+		   t.vex_wrong ? ": " : "", t.first_wrong);
 		cs_free(t.ci, 1);
 		cs_close(&t.cs);
 	}
