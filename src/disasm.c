@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <capstone/capstone.h>
+#include "common/cs_load.h"
 
 struct ptd_disasm {
 	csh cs[2];                  /* [0] 32-bit, [1] 64-bit */
@@ -37,7 +37,7 @@ static int open_mode(struct ptd_disasm *d, int m)
 	if (d->open[m])
 		return d->open[m] == 1 ? 0 : -1;
 	d->open[m] = -1;
-	if (cs_open(CS_ARCH_X86, m ? CS_MODE_64 : CS_MODE_32, &d->cs[m]) != CS_ERR_OK)
+	if (ptd_cs_load() || cs_open(CS_ARCH_X86, m ? CS_MODE_64 : CS_MODE_32, &d->cs[m]) != CS_ERR_OK)
 		return -1;
 	/* perf: AT&T syntax, and details to find an immediate operand */
 	if (cs_option(d->cs[m], CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT) != CS_ERR_OK ||

@@ -5,51 +5,61 @@
 #include "decoders/intel-pt/pinsn.h"
 
 #include "decoders/intel-pt/x86len.h"
+#include "common/cs_load.h"
 
-#include <capstone/capstone.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct ptd_pinsn {
+	int open;                   /* capstone: 0 not yet, 1 open, -1 failed */
 	csh cs64, cs32;
 	cs_insn *ci64, *ci32;
 };
 
 struct ptd_pinsn *ptd_pinsn_new(void)
 {
-	struct ptd_pinsn *p = calloc(1, sizeof(*p));
-
-	if (!p)
-		return NULL;
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &p->cs64) != CS_ERR_OK)
-		goto fail;
-	if (cs_open(CS_ARCH_X86, CS_MODE_32, &p->cs32) != CS_ERR_OK) {
-		cs_close(&p->cs64);
-		goto fail;
-	}
-	p->ci64 = cs_malloc(p->cs64);
-	p->ci32 = cs_malloc(p->cs32);
-	if (!p->ci64 || !p->ci32) {
-		ptd_pinsn_free(p);
-		return NULL;
-	}
-	return p;
-fail:
-	free(p);
-	return NULL;
+	return calloc(1, sizeof(struct ptd_pinsn));
 }
 
 void ptd_pinsn_free(struct ptd_pinsn *p)
 {
 	if (!p)
 		return;
-	if (p->ci64)
+	if (p->open == 1) {
 		cs_free(p->ci64, 1);
-	if (p->ci32)
 		cs_free(p->ci32, 1);
-	cs_close(&p->cs64);
-	cs_close(&p->cs32);
+		cs_close(&p->cs64);
+		cs_close(&p->cs32);
+	}
 	free(p);
+}
+
+/* capstone for the instructions x86len.c does not know, opened when the
+ * first of them comes */
+static int open_cs(struct ptd_pinsn *p)
+{
+	if (p->open)
+		return p->open == 1 ? 0 : -1;
+	p->open = -1;
+	if (ptd_cs_load() || cs_open(CS_ARCH_X86, CS_MODE_64, &p->cs64) != CS_ERR_OK)
+		return -1;
+	if (cs_open(CS_ARCH_X86, CS_MODE_32, &p->cs32) != CS_ERR_OK) {
+		cs_close(&p->cs64);
+		return -1;
+	}
+	p->ci64 = cs_malloc(p->cs64);
+	p->ci32 = cs_malloc(p->cs32);
+	if (!p->ci64 || !p->ci32) {
+		if (p->ci64)
+			cs_free(p->ci64, 1);
+		if (p->ci32)
+			cs_free(p->ci32, 1);
+		cs_close(&p->cs64);
+		cs_close(&p->cs32);
+		return -1;
+	}
+	p->open = 1;
+	return 0;
 }
 
 static int is_legacy_prefix(uint8_t b)
@@ -148,8 +158,7 @@ int ptd_pinsn_decode(struct ptd_pinsn *p, const uint8_t *buf, size_t len, uint64
 	const uint8_t *code = buf;
 	size_t size = len, i = 0, n;
 	uint64_t addr = ip;
-	csh cs = x86_64 ? p->cs64 : p->cs32;
-	cs_insn *ci = x86_64 ? p->ci64 : p->ci32;
+	cs_insn *ci;
 
 	memset(out, 0, sizeof(*out));
 	if (!len)
@@ -164,7 +173,10 @@ int ptd_pinsn_decode(struct ptd_pinsn *p, const uint8_t *buf, size_t len, uint64
 		memcpy(out->buf, buf, n);
 		return 0;
 	}
-	if (!cs_disasm_iter(cs, &code, &size, &addr, ci))
+	if (open_cs(p))
+		return -1;
+	ci = x86_64 ? p->ci64 : p->ci32;
+	if (!cs_disasm_iter(x86_64 ? p->cs64 : p->cs32, &code, &size, &addr, ci))
 		return -1;
 	if (ci->size > len || ci->size > 15)
 		return -1;

@@ -1,10 +1,11 @@
 /* The length of the x86 instructions compiled code is mostly made of,
  * from their bytes alone: no text is built, unlike capstone, which
- * formats each instruction it decodes.  Only encodings valid with the
- * operands they have are answered (general-purpose instructions, lock,
- * x87 from memory, the common SSE moves, arithmetic and shifts, xsave and
- * the fences, endbr); the rest, and three-byte opcodes and 16-bit
- * addressing, is left to capstone.  VEX and EVEX have a function of their own.
+ * formats each instruction it decodes, and capstone need not even be
+ * loaded (src/common/cs_load.h).  Only encodings valid with the operands
+ * they have are answered (general-purpose instructions, lock, x87 from
+ * memory, the common SSE moves, arithmetic and shifts, xsave and the
+ * fences, endbr); the rest, and three-byte opcodes and 16-bit addressing,
+ * is left to capstone.  VEX and EVEX have a function of their own.
  * tests/unit/test_x86len.c checks every answer against capstone on
  * system libraries and random bytes. */
 #ifndef PTD_DECODERS_INTEL_PT_X86LEN_H

@@ -2,15 +2,14 @@
 #define PTD_PQ_LOAD_IMPL
 #include "pq_load.h"
 
-#include <dlfcn.h>
-#include <stddef.h>
+#include "common/dlsyms.h"
 
 struct ptd_pq ptd_pq;
 
 int ptd_pq_load(struct ptd_err *err)
 {
-	static const struct { const char *name; size_t off; } fns[] = {
-#define F(f, n) { n, offsetof(struct ptd_pq, f) }
+	static const struct ptd_dlsym fns[] = {
+#define F(f, n) PTD_DLSYM(struct ptd_pq, f, n)
 		F(connectdbParams, "PQconnectdbParams"), F(status, "PQstatus"),
 		F(errorMessage, "PQerrorMessage"), F(finish, "PQfinish"), F(exec, "PQexec"),
 		F(execParams, "PQexecParams"), F(resultStatus, "PQresultStatus"),
@@ -21,27 +20,15 @@ int ptd_pq_load(struct ptd_err *err)
 		F(conninfoFree, "PQconninfoFree"),
 #undef F
 	};
-	static void *lib;
-	size_t i;
+	static int loaded;
+	char why[256];
 
-	if (lib)
+	if (loaded)
 		return 0;
-	lib = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL);
-	if (!lib)
+	if (ptd_dlsyms("libpq.so.5", fns, sizeof(fns) / sizeof(fns[0]), &ptd_pq, why, sizeof(why)))
 		return ptd_err_set(err, PTD_E_UNSUPPORTED,
 				   "--export=postgresql: cannot load libpq (Debian package libpq5): %s",
-				   dlerror());
-	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
-		void *p = dlsym(lib, fns[i].name);
-
-		if (!p) {
-			dlclose(lib);
-			lib = NULL;
-			return ptd_err_set(err, PTD_E_UNSUPPORTED, "--export=postgresql: libpq has no %s",
-					   fns[i].name);
-		}
-		/* POSIX: a function's address converts to and from void * */
-		*(void **)((char *)&ptd_pq + fns[i].off) = p;
-	}
+				   why);
+	loaded = 1;
 	return 0;
 }
