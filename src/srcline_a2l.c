@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dw_load.h"
+
 /* Limits on one file (hostile files: bounded memory). */
 #define MAX_SECS 65536u
 #define MAX_SYMS (1u << 22)
@@ -145,7 +147,8 @@ struct ptd_a2l *ptd_a2l_open(const char *path)
 		ptd_a2l_close(a);
 		return NULL;
 	}
-	a->dw = dwarf_begin_elf(a->elf, DWARF_C_READ, NULL);   /* NULL: no DWARF */
+	/* NULL: no DWARF, or no libdw */
+	a->dw = ptd_dw_load() ? NULL : dwarf_begin_elf(a->elf, DWARF_C_READ, NULL);
 	return a;
 }
 

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sqlite_load.h"
 #include "sqlite_schema.h"
 
 struct ptd_sqlite {
@@ -104,6 +105,8 @@ int ptd_sqlite_open(struct ptd_db **out, const char *path, int replace, struct p
 	int fd, rc;
 
 	*out = NULL;
+	if ((rc = ptd_sq_load(err)))
+		return rc;
 	if (!replace && lstat(path, &st) == 0)
 		return ptd_err_set(err, PTD_E_INVAL,
 				   "%s already exists; give --export-replace to replace it", path);

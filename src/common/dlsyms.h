@@ -1,7 +1,7 @@
 /* A library loaded at run time (dlopen) instead of linked, for those only
  * some runs need: its functions go into a table of pointers, which the
  * code calls under the library's own names through macros (pq_load.h,
- * cs_load.h). */
+ * cs_load.h, dw_load.h, sqlite_load.h). */
 #ifndef PTD_COMMON_DLSYMS_H
 #define PTD_COMMON_DLSYMS_H
 
