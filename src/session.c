@@ -369,9 +369,10 @@ static int take_time_conv(struct ptd_session *s, const struct ptd_event *ev, str
 static int take(struct ptd_session_priv *sp, const struct ptd_event *ev, struct ptd_err *err)
 {
 	struct ptd_session *s = &sp->pub;
-	struct ptd_err e = { 0 };
+	struct ptd_err e;
 	int rc = 0;
 
+	ptd_err_clear(&e);   /* not = { 0 }, which clears its 2 KB for every record */
 	switch (ev->type) {
 	case PTD_REC_SAMPLE:
 		deliver_sample(s, ev);
