@@ -1,3 +1,14 @@
+/* Time ordering of records: see ordered.h.
+ *
+ * Records mostly come in sorted runs (one CPU's ring buffer at a time), so
+ * the queue keeps them as runs: a record joins the run it arrived after
+ * when it is not older than that run's last, or else another run it is
+ * not older than, or else starts a run of its own.  A small heap orders
+ * the runs by their first records, and the next record out is the first
+ * of the first run: a pop costs the depth of the heap of runs (the number
+ * of CPUs, or so), not of all the queued records.  Every record carries
+ * its arrival number, so equal timestamps come out in arrival order
+ * across runs as within one. */
 #include "ordered.h"
 
 #include <stdlib.h>
@@ -5,9 +16,23 @@
 
 #include "formats/perf/abi.h"
 
+/* how many of the newest runs a record that does not follow the last one
+ * tries before it starts a run of its own */
+#define SCAN_RUNS 16
+
 struct queued {
 	struct ptd_event ev;
 	uint8_t data[];
+};
+
+struct ent {
+	uint64_t ts, seq;
+	struct queued *q;
+};
+
+struct ptd_ordered_run {
+	struct ent *e;
+	size_t head, len, cap;
 };
 
 void ptd_ordered_init(struct ptd_ordered *o)
@@ -15,22 +40,148 @@ void ptd_ordered_init(struct ptd_ordered *o)
 	memset(o, 0, sizeof(*o));
 }
 
+static void free_run(struct ptd_ordered_run *r)
+{
+	free(r->e);
+	free(r);
+}
+
 void ptd_ordered_fini(struct ptd_ordered *o)
 {
-	struct ptd_heap_ent e;
+	size_t i, j;
 
-	while (!ptd_heap_pop(&o->heap, &e))
-		free(e.item);
-	ptd_heap_fini(&o->heap);
+	for (i = 0; i < o->nruns; i++) {
+		for (j = o->heap[i]->head; j < o->heap[i]->len; j++)
+			free(o->heap[i]->e[j].q);
+		free_run(o->heap[i]);
+	}
+	free(o->heap);
+	free(o->recent);
+	memset(o, 0, sizeof(*o));
+}
+
+/* run a comes out before run b */
+static int before(const struct ptd_ordered_run *a, const struct ptd_ordered_run *b)
+{
+	const struct ent *x = &a->e[a->head], *y = &b->e[b->head];
+
+	return x->ts < y->ts || (x->ts == y->ts && x->seq < y->seq);
+}
+
+static void sift_up(struct ptd_ordered_run **h, size_t i)
+{
+	struct ptd_ordered_run *r = h[i];
+
+	while (i && before(r, h[(i - 1) / 2])) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h[i] = r;
+}
+
+static void sift_down(struct ptd_ordered_run **h, size_t n, size_t i)
+{
+	struct ptd_ordered_run *r = h[i];
+	size_t c;
+
+	while ((c = 2 * i + 1) < n) {
+		if (c + 1 < n && before(h[c + 1], h[c]))
+			c++;
+		if (!before(h[c], r))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = r;
+}
+
+static int append(struct ptd_ordered_run *r, const struct ent *e)
+{
+	if (r->len == r->cap) {
+		size_t live = r->len - r->head, ncap;
+		struct ent *n;
+
+		if (r->head && r->head >= live) {   /* half of it is spent: slide */
+			memmove(r->e, r->e + r->head, live * sizeof(*r->e));
+			r->head = 0;
+			r->len = live;
+		} else {
+			ncap = r->cap ? 2 * r->cap : 64;
+			if (!(n = realloc(r->e, ncap * sizeof(*n))))
+				return -1;
+			r->e = n;
+			r->cap = ncap;
+		}
+	}
+	r->e[r->len++] = *e;
+	return 0;
+}
+
+/* the run the record with timestamp ts joins, or NULL to start one */
+static struct ptd_ordered_run *find_run(struct ptd_ordered *o, uint64_t ts)
+{
+	size_t i;
+
+	for (i = 0; i < o->nrecent; i++) {
+		struct ptd_ordered_run *r = o->recent[(o->recent_at + o->nrecent - 1 - i) % SCAN_RUNS];
+
+		if (r->e[r->len - 1].ts <= ts)
+			return r;
+	}
+	return NULL;
+}
+
+/* remember r as the newest run that took a record */
+static void touch(struct ptd_ordered *o, struct ptd_ordered_run *r)
+{
+	size_t i, n = o->nrecent;
+
+	for (i = 0; i < n; i++)
+		if (o->recent[(o->recent_at + i) % SCAN_RUNS] == r)
+			break;
+	if (i == n - 1 && n)
+		return;   /* already the newest */
+	if (i < n) {   /* close the gap it leaves */
+		for (; i + 1 < n; i++)
+			o->recent[(o->recent_at + i) % SCAN_RUNS] =
+				o->recent[(o->recent_at + i + 1) % SCAN_RUNS];
+		o->recent[(o->recent_at + n - 1) % SCAN_RUNS] = r;
+		return;
+	}
+	if (n == SCAN_RUNS) {   /* forget the oldest */
+		o->recent_at = (o->recent_at + 1) % SCAN_RUNS;
+		n--;
+	}
+	o->recent[(o->recent_at + n) % SCAN_RUNS] = r;
+	o->nrecent = n + 1;
+}
+
+/* forget r, which is empty */
+static void forget(struct ptd_ordered *o, struct ptd_ordered_run *r)
+{
+	size_t i, j, n = o->nrecent;
+
+	for (i = 0; i < n; i++)
+		if (o->recent[(o->recent_at + i) % SCAN_RUNS] == r)
+			break;
+	if (i == n)
+		return;
+	for (j = i; j + 1 < n; j++)
+		o->recent[(o->recent_at + j) % SCAN_RUNS] = o->recent[(o->recent_at + j + 1) % SCAN_RUNS];
+	o->nrecent = n - 1;
 }
 
 int ptd_ordered_push(struct ptd_ordered *o, const struct ptd_event *ev, uint64_t ts)
 {
 	struct queued *q = malloc(sizeof(*q) + ev->size);
+	struct ptd_ordered_run *r;
 	struct ptd_err e;
+	struct ent ent;
 
 	if (!q)
 		return -PTD_E_NOMEM;
+	if (!o->recent && !(o->recent = malloc(SCAN_RUNS * sizeof(*o->recent))))
+		goto nomem;
 	q->ev = *ev;
 	memcpy(q->data, ev->data, ev->size);
 	q->ev.data = q->data;
@@ -38,21 +189,44 @@ int ptd_ordered_push(struct ptd_ordered *o, const struct ptd_event *ev, uint64_t
 	if (ev->type == PTD_REC_SAMPLE && ev->sample_ok &&
 	    ptd_sample_parse(ev->evsel, q->data, ev->size, &q->ev.sample, &e))
 		q->ev.sample_ok = 0;
-	if (ptd_heap_push(&o->heap, ts, q)) {
-		free(q);
-		return -PTD_E_NOMEM;
+	ent.ts = ts;
+	ent.seq = o->seq++;
+	ent.q = q;
+	if ((r = find_run(o, ts))) {
+		if (append(r, &ent))
+			goto nomem;
+	} else {
+		if (o->nruns == o->cap) {
+			size_t ncap = o->cap ? 2 * o->cap : 16;
+			struct ptd_ordered_run **n = realloc(o->heap, ncap * sizeof(*n));
+
+			if (!n)
+				goto nomem;
+			o->heap = n;
+			o->cap = ncap;
+		}
+		if (!(r = calloc(1, sizeof(*r))) || append(r, &ent)) {
+			free(r);
+			goto nomem;
+		}
+		o->heap[o->nruns++] = r;
+		sift_up(o->heap, o->nruns - 1);
 	}
-	if (o->heap.len == 1 || ts > o->max_ts)
+	touch(o, r);
+	if (!o->len++ || ts > o->max_ts)
 		o->max_ts = ts;
 	o->bytes += sizeof(*q) + ev->size;
 	return 0;
+nomem:
+	free(q);
+	return -PTD_E_NOMEM;
 }
 
 uint64_t ptd_ordered_round(struct ptd_ordered *o)
 {
 	uint64_t limit;
 
-	if (!o->heap.len)
+	if (!o->len)
 		return 0;
 	limit = o->next_flush;
 	o->next_flush = o->max_ts;
@@ -61,13 +235,23 @@ uint64_t ptd_ordered_round(struct ptd_ordered *o)
 
 struct ptd_event *ptd_ordered_pop(struct ptd_ordered *o, uint64_t limit)
 {
-	struct ptd_heap_ent e;
+	struct ptd_ordered_run *r;
 	struct queued *q;
 
-	if (!o->heap.len || o->heap.e[0].key > limit || !limit)
+	if (!o->len || !limit)
 		return NULL;
-	ptd_heap_pop(&o->heap, &e);
-	q = e.item;
+	r = o->heap[0];
+	if (r->e[r->head].ts > limit)
+		return NULL;
+	q = r->e[r->head++].q;
+	if (r->head == r->len) {
+		forget(o, r);
+		free_run(r);
+		o->heap[0] = o->heap[--o->nruns];
+	}
+	if (o->nruns)
+		sift_down(o->heap, o->nruns, 0);
+	o->len--;
 	o->bytes -= sizeof(*q) + q->ev.size;
 	return &q->ev;
 }
@@ -81,9 +265,9 @@ uint64_t ptd_ordered_overflow(const struct ptd_ordered *o)
 {
 	uint64_t lo, hi;
 
-	if (o->bytes <= PTD_ORDERED_MAX_BYTES || !o->heap.len)
+	if (o->bytes <= PTD_ORDERED_MAX_BYTES || !o->len)
 		return 0;
-	lo = o->heap.e[0].key;
+	lo = o->heap[0]->e[o->heap[0]->head].ts;
 	hi = o->max_ts;
 	return lo + (hi - lo) / 2;
 }

@@ -12,14 +12,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/heap.h"
 #include "formats/perf/reader.h"
 
 /* the queue flushes its older half beyond this many bytes */
 #define PTD_ORDERED_MAX_BYTES (256u << 20)
 
+struct ptd_ordered_run;
+
 struct ptd_ordered {
-	struct ptd_heap heap;       /* struct ptd_event * copies by time */
+	struct ptd_ordered_run **heap;    /* the runs of records, by their first */
+	size_t nruns, cap;
+	struct ptd_ordered_run **recent;  /* the runs that took the last records */
+	size_t nrecent, recent_at;
+	size_t len;                       /* records queued */
+	uint64_t seq;                     /* arrival numbers */
 	uint64_t max_ts;
 	uint64_t next_flush;
 	size_t bytes;
