@@ -22,6 +22,7 @@ int main(void)
 #include <stdlib.h>
 #include <string.h>
 
+#include "decoders/intel-pt/pinsn.h"
 #include "decoders/intel-pt/x86len.h"
 #include "tests/tap.h"
 
@@ -138,6 +139,46 @@ static uint8_t rnd(void)
 	return (uint8_t)(x >> 24);
 }
 
+/* The walk's decoder (pinsn.c) loads capstone for what x86len.c leaves to
+ * it, the first time such an instruction comes: its lengths are
+ * capstone's. */
+static void pinsn_with_capstone(void)
+{
+	static const struct { uint8_t b[8]; unsigned len; const char *what; } insns[] = {
+		{ { 0x66, 0x0f, 0x38, 0x00, 0xc1 }, 5, "pshufb" },
+		{ { 0xd9, 0xc9 }, 2, "fxch" },
+		{ { 0x66, 0x0f, 0x3a, 0x0f, 0xc1, 0x08 }, 6, "palignr" },
+		{ { 0xf2, 0x0f, 0x38, 0xf1, 0xc1 }, 5, "crc32" },
+	};
+	struct ptd_pinsn *p = ptd_pinsn_new();
+	struct pdec_insn out;
+	csh cs;
+	cs_insn *ci;
+	size_t i;
+
+	if (!p || cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK || !(ci = cs_malloc(cs))) {
+		ok(0, "pinsn and capstone open");
+		return;
+	}
+	for (i = 0; i < sizeof(insns) / sizeof(insns[0]); i++) {
+		const uint8_t *code = insns[i].b;
+		size_t size = sizeof(insns[i].b);
+		uint64_t addr = 0x1000;
+		int cs_ok = cs_disasm_iter(cs, &code, &size, &addr, ci);
+		int rc = ptd_pinsn_decode(p, insns[i].b, sizeof(insns[i].b), 0x1000, 1, &out);
+
+		ok(!ptd_x86_len(insns[i].b, sizeof(insns[i].b), 1) &&
+		   !ptd_x86_vex_len(insns[i].b, sizeof(insns[i].b), 1) && cs_ok &&
+		   ci->size == insns[i].len && !rc && out.length == insns[i].len &&
+		   out.branch == PDEC_BR_NO_BRANCH,
+		   "%s, left to capstone: pinsn gives capstone's %u bytes (%d, %u)", insns[i].what,
+		   insns[i].len, rc, out.length);
+	}
+	cs_free(ci, 1);
+	cs_close(&cs);
+	ptd_pinsn_free(p);
+}
+
 int main(void)
 {
 	static const uint8_t prefixes[] = { 0x66, 0x67, 0xf2, 0xf3, 0x2e, 0x3e, 0x64, 0x65, 0xf0,
@@ -196,6 +237,7 @@ int main(void)
 		cs_free(t.ci, 1);
 		cs_close(&t.cs);
 	}
+	pinsn_with_capstone();
 	return done_testing();
 }
 #endif
