@@ -130,8 +130,8 @@ static int cyc_packet(const uint8_t *buf, size_t len, struct pdec_pkt *out)
 
 /* The packets most of a trace is made of, decoded as libipt decodes them
  * (its pt_pkt_read_tnt and pt_pkt_read_ip), without its per-packet set-up:
- * PAD, short TNT, and TIP, TIP.PGE, TIP.PGD and FUP with a valid IP
- * compression that fits.  0 for any other: libipt decodes those. */
+ * PAD, short and long TNT, and TIP, TIP.PGE, TIP.PGD and FUP with a valid
+ * IP compression that fits.  0 for any other: libipt decodes those. */
 static inline __attribute__((always_inline)) int quick_packet(const uint8_t *p, size_t len,
 								 struct pdec_pkt *out)
 {
@@ -152,6 +152,22 @@ static inline __attribute__((always_inline)) int quick_packet(const uint8_t *p, 
 		out->count = (int)size;
 		out->payload = (uint64_t)(bits ^ (1u << size)) << (64 - size);
 		return 1;
+	}
+	if (b == 2) {   /* long TNT: 02 a3 and 6 bytes, up to 47 bits and a stop bit */
+		uint64_t bits = 0;
+		unsigned size;
+
+		if (len < 8 || p[1] != 0xa3)
+			return 0;
+		for (i = 7; i > 1; i--)
+			bits = bits << 8 | p[i];
+		if (bits < 2)
+			return 0;   /* no bit: libipt's error */
+		size = 63 - (unsigned)__builtin_clzll(bits);
+		out->type = PK_TNT;
+		out->count = (int)size;
+		out->payload = (bits ^ (1ULL << size)) << (64 - size);
+		return 8;
 	}
 	switch (b & 0x1f) {
 	case 0x0d: out->type = PK_TIP; break;

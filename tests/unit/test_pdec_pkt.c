@@ -1,7 +1,8 @@
-/* The decoder's quick path for the commonest packets (PAD, short TNT, TIP,
- * TIP.PGE, TIP.PGD, FUP) against libipt's packet decoder, the oracle:
- * every first byte, followed by pseudo-random bytes, at every length from 1
- * to 10 bytes.  Where the quick path takes a packet, libipt must decode
+/* The decoder's quick path for the commonest packets (PAD, short and long
+ * TNT, TIP, TIP.PGE, TIP.PGD, FUP) against libipt's packet decoder, the
+ * oracle: every first byte, followed by pseudo-random bytes, at every
+ * length from 1 to 10 bytes (after 02, half of them long TNT's a3, with
+ * payloads down to none).  Where the quick path takes a packet, libipt must decode
  * the same packet (type, size, bit count or IP compression, payload).
  * And the packets a look-ahead keeps (pdec_lookahead): the decoder takes
  * them where it reaches their offsets, as libipt decodes them there, and
@@ -124,9 +125,10 @@ static void memo_checks(void)
 
 int main(void)
 {
-	static const char *const kinds[] = { "PAD", "TNT", "TIP", "TIP.PGE", "TIP.PGD", "FUP" };
+	static const char *const kinds[] = { "PAD", "TNT", "TIP", "TIP.PGE", "TIP.PGD", "FUP",
+					     "long TNT" };
 	const int types[] = { PK_PAD, PK_TNT, PK_TIP, PK_TIP_PGE, PK_TIP_PGD, PK_FUP };
-	unsigned long taken[6] = { 0 }, compared = 0, differ = 0, first_bad = 256;
+	unsigned long taken[7] = { 0 }, compared = 0, differ = 0, first_bad = 256;
 	uint64_t x = 0x9e3779b97f4a7c15ULL;
 	unsigned b, rep, len, i, k;
 
@@ -140,6 +142,15 @@ int main(void)
 				x ^= x >> 7;
 				x ^= x << 17;
 				buf[i] = (uint8_t)x;
+			}
+			if (b == 2 && rep % 2) {   /* long TNT, some with few bits or none */
+				buf[1] = 0xa3;
+				if (rep % 8 == 1)
+					memset(buf + 2 + rep % 7, 0, sizeof(buf) - 2 - rep % 7);
+				if (rep == 9 || rep == 17) {   /* the stop bit alone; none */
+					memset(buf + 2, 0, sizeof(buf) - 2);
+					buf[2] = rep == 9;
+				}
 			}
 			for (len = 1; len <= sizeof(buf); len++) {
 				struct pdec_pkt q, l;
@@ -157,7 +168,7 @@ int main(void)
 				}
 				for (k = 0; k < 6; k++)
 					if (q.type == types[k])
-						taken[k]++;
+						taken[b == 2 ? 6 : k]++;
 			}
 		}
 	}
@@ -165,7 +176,7 @@ int main(void)
 	   differ ? " (not all)" : "");
 	if (differ)
 		printf("# %lu differ, the first with first byte %#lx\n", differ, first_bad);
-	for (k = 0; k < 6; k++)
+	for (k = 0; k < 7; k++)
 		ok(taken[k] > 0, "%s packets taken by the quick path: %lu", kinds[k], taken[k]);
 	memo_checks();
 	return done_testing();
