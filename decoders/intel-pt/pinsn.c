@@ -21,16 +21,22 @@ struct ptd_pinsn *ptd_pinsn_new(void)
 	return calloc(1, sizeof(struct ptd_pinsn));
 }
 
+static void close_cs(struct ptd_pinsn *p)
+{
+	if (p->ci64)
+		cs_free(p->ci64, 1);
+	if (p->ci32)
+		cs_free(p->ci32, 1);
+	cs_close(&p->cs64);
+	cs_close(&p->cs32);
+}
+
 void ptd_pinsn_free(struct ptd_pinsn *p)
 {
 	if (!p)
 		return;
-	if (p->open == 1) {
-		cs_free(p->ci64, 1);
-		cs_free(p->ci32, 1);
-		cs_close(&p->cs64);
-		cs_close(&p->cs32);
-	}
+	if (p->open == 1)
+		close_cs(p);
 	free(p);
 }
 
@@ -50,12 +56,7 @@ static int open_cs(struct ptd_pinsn *p)
 	p->ci64 = cs_malloc(p->cs64);
 	p->ci32 = cs_malloc(p->cs32);
 	if (!p->ci64 || !p->ci32) {
-		if (p->ci64)
-			cs_free(p->ci64, 1);
-		if (p->ci32)
-			cs_free(p->ci32, 1);
-		cs_close(&p->cs64);
-		cs_close(&p->cs32);
+		close_cs(p);
 		return -1;
 	}
 	p->open = 1;

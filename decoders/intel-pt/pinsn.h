@@ -10,7 +10,8 @@
 
 struct ptd_pinsn;
 
-/* NULL when out of memory or capstone fails to open. */
+/* NULL when out of memory.  capstone is opened when an instruction first
+ * needs it (one x86len.c does not know). */
 struct ptd_pinsn *ptd_pinsn_new(void);
 void ptd_pinsn_free(struct ptd_pinsn *p);   /* NULL-safe */
 

@@ -4,26 +4,40 @@
 #include <dlfcn.h>
 #include <stdio.h>
 
-int ptd_dlsyms(const char *soname, const struct ptd_dlsym *fns, size_t n, void *table,
-	       char *why, size_t whysz)
+static int load(struct ptd_dllib *l)
 {
-	void *lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+	void *h = dlopen(l->soname, RTLD_NOW | RTLD_LOCAL);
 	size_t i;
 
-	if (!lib) {
-		snprintf(why, whysz, "%s", dlerror());
+	if (!h) {
+		snprintf(l->why, sizeof(l->why), "%s", dlerror());
 		return -1;
 	}
-	for (i = 0; i < n; i++) {
-		void *p = dlsym(lib, fns[i].name);
+	for (i = 0; i < l->n; i++) {
+		void *p = dlsym(h, l->fns[i].name);
 
 		if (!p) {
-			snprintf(why, whysz, "%s has no %s", soname, fns[i].name);
-			dlclose(lib);
+			snprintf(l->why, sizeof(l->why), "%s has no %s", l->soname, l->fns[i].name);
+			dlclose(h);
 			return -1;
 		}
 		/* POSIX: a function's address converts to and from void * */
-		*(void **)((char *)table + fns[i].off) = p;
+		*(void **)((char *)l->table + l->fns[i].off) = p;
 	}
 	return 0;
+}
+
+int ptd_dllib_load(struct ptd_dllib *l)
+{
+	int state;
+
+	pthread_mutex_lock(&l->lock);
+	if (!l->state) {
+		l->state = load(l) ? -1 : 1;
+		if (l->state < 0 && l->warn)
+			fprintf(stderr, "ptdecode: cannot load %s: %s\n", l->what, l->why);
+	}
+	state = l->state;
+	pthread_mutex_unlock(&l->lock);
+	return state > 0 ? 0 : -1;
 }
