@@ -20,9 +20,22 @@
  * tries before it starts a run of its own */
 #define SCAN_RUNS 16
 
+/* Records of up to SMALL bytes (context switches, comms, forks, maps
+ * with their names) are copied into blocks of one size, which the queue
+ * keeps for the next records when they are released (up to MAX_SPARE)
+ * instead of freeing them: malloc and free of a few hundred bytes cost
+ * more than the rest of a record's way through the queue. */
+#define SMALL 256
+#define MAX_SPARE 4096
+
 struct queued {
 	struct ptd_event ev;
+	struct ptd_ordered *home;   /* to take a small block back; NULL: malloc'd */
 	uint8_t data[];
+};
+
+struct ptd_ordered_spare {
+	struct ptd_ordered_spare *next;
 };
 
 struct ent {
@@ -54,6 +67,12 @@ void ptd_ordered_fini(struct ptd_ordered *o)
 		for (j = o->heap[i]->head; j < o->heap[i]->len; j++)
 			free(o->heap[i]->e[j].q);
 		free_run(o->heap[i]);
+	}
+	while (o->spare) {
+		struct ptd_ordered_spare *n = o->spare->next;
+
+		free(o->spare);
+		o->spare = n;
 	}
 	free(o->heap);
 	free(o->recent);
@@ -171,9 +190,26 @@ static void forget(struct ptd_ordered *o, struct ptd_ordered_run *r)
 	o->nrecent = n - 1;
 }
 
+static struct queued *take_block(struct ptd_ordered *o, size_t size)
+{
+	struct queued *q;
+
+	if (size > SMALL)
+		q = malloc(sizeof(*q) + size);
+	else if (o->spare) {
+		q = (struct queued *)o->spare;
+		o->spare = o->spare->next;
+		o->nspare--;
+	} else
+		q = malloc(sizeof(*q) + SMALL);
+	if (q)
+		q->home = size > SMALL ? NULL : o;
+	return q;
+}
+
 int ptd_ordered_push(struct ptd_ordered *o, const struct ptd_event *ev, uint64_t ts)
 {
-	struct queued *q = malloc(sizeof(*q) + ev->size);
+	struct queued *q = take_block(o, ev->size);
 	struct ptd_ordered_run *r;
 	struct ptd_err e;
 	struct ent ent;
@@ -218,7 +254,7 @@ int ptd_ordered_push(struct ptd_ordered *o, const struct ptd_event *ev, uint64_t
 	o->bytes += sizeof(*q) + ev->size;
 	return 0;
 nomem:
-	free(q);
+	ptd_ordered_free(&q->ev);
 	return -PTD_E_NOMEM;
 }
 
@@ -258,7 +294,17 @@ struct ptd_event *ptd_ordered_pop(struct ptd_ordered *o, uint64_t limit)
 
 void ptd_ordered_free(struct ptd_event *ev)
 {
-	free(ev);   /* the event is the first member of its struct queued */
+	struct queued *q = (struct queued *)ev;   /* the event is its first member */
+	struct ptd_ordered *o = q->home;
+	struct ptd_ordered_spare *b = (struct ptd_ordered_spare *)q;
+
+	if (!o || o->nspare >= MAX_SPARE) {
+		free(q);
+		return;
+	}
+	b->next = o->spare;
+	o->spare = b;
+	o->nspare++;
 }
 
 uint64_t ptd_ordered_overflow(const struct ptd_ordered *o)

@@ -18,6 +18,7 @@
 #define PTD_ORDERED_MAX_BYTES (256u << 20)
 
 struct ptd_ordered_run;
+struct ptd_ordered_spare;
 
 struct ptd_ordered {
 	struct ptd_ordered_run **heap;    /* the runs of records, by their first */
@@ -25,6 +26,8 @@ struct ptd_ordered {
 	struct ptd_ordered_run **recent;  /* the runs that took the last records */
 	size_t nrecent, recent_at;
 	size_t len;                       /* records queued */
+	struct ptd_ordered_spare *spare;  /* blocks released, for the next */
+	size_t nspare;
 	uint64_t seq;                     /* arrival numbers */
 	uint64_t max_ts;
 	uint64_t next_flush;
@@ -42,7 +45,8 @@ int ptd_ordered_push(struct ptd_ordered *o, const struct ptd_event *ev, uint64_t
 uint64_t ptd_ordered_round(struct ptd_ordered *o);
 
 /* The earliest queued record with a timestamp <= limit, or NULL.  The
- * record is owned by the caller: release it with ptd_ordered_free. */
+ * record is owned by the caller: release it with ptd_ordered_free, before
+ * ptd_ordered_fini (a small record's block goes back to its queue). */
 struct ptd_event *ptd_ordered_pop(struct ptd_ordered *o, uint64_t limit);
 void ptd_ordered_free(struct ptd_event *ev);
 

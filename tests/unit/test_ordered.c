@@ -3,7 +3,8 @@
  * a pop never passes its limit.  Arrivals as perf record writes them
  * (each CPU's sorted stretch in turn, with equal timestamps across CPUs),
  * in random order (a run of its own for almost every record), and
- * interleaved with pops, as at each FINISHED_ROUND. */
+ * interleaved with pops, as at each FINISHED_ROUND, the queue's blocks
+ * taken again as records are released. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,15 +36,17 @@ static int by_ts(const void *a, const void *b)
 	return p->id < q->id ? -1 : p->id > q->id;   /* stable: arrival order */
 }
 
+/* a record of 16 bytes, or of 300 for every seventh (past the queue's
+ * small blocks), with its arrival number at byte 8 */
 static int push(struct ptd_ordered *o, const struct rec *r)
 {
-	uint8_t data[16] = { 0 };
+	uint8_t data[300] = { 0 };
 	struct ptd_event ev;
 
 	memset(&ev, 0, sizeof(ev));
 	memcpy(data + 8, &r->id, sizeof(r->id));
 	ev.type = 99;   /* not a sample */
-	ev.size = sizeof(data);
+	ev.size = r->id % 7 ? 16 : sizeof(data);
 	ev.data = data;
 	return ptd_ordered_push(o, &ev, r->ts);
 }
