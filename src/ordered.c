@@ -16,10 +16,6 @@
 
 #include "formats/perf/abi.h"
 
-/* how many of the newest runs a record that does not follow the last one
- * tries before it starts a run of its own */
-#define SCAN_RUNS 16
-
 /* Records of up to SMALL bytes (context switches, comms, forks, maps
  * with their names) are copied into blocks of one size, which the queue
  * keeps for the next records when they are released (up to MAX_SPARE)
@@ -75,7 +71,6 @@ void ptd_ordered_fini(struct ptd_ordered *o)
 		o->spare = n;
 	}
 	free(o->heap);
-	free(o->recent);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -137,57 +132,39 @@ static int append(struct ptd_ordered_run *r, const struct ent *e)
 }
 
 /* the run the record with timestamp ts joins, or NULL to start one */
-static struct ptd_ordered_run *find_run(struct ptd_ordered *o, uint64_t ts)
+static struct ptd_ordered_run *find_run(const struct ptd_ordered *o, uint64_t ts)
 {
 	size_t i;
 
-	for (i = 0; i < o->nrecent; i++) {
-		struct ptd_ordered_run *r = o->recent[(o->recent_at + o->nrecent - 1 - i) % SCAN_RUNS];
-
-		if (r->e[r->len - 1].ts <= ts)
-			return r;
-	}
+	for (i = o->nrecent; i--;)
+		if (o->recent[i]->e[o->recent[i]->len - 1].ts <= ts)
+			return o->recent[i];
 	return NULL;
+}
+
+/* forget r (in recent[0, nrecent), oldest first), if it is there */
+static void forget(struct ptd_ordered *o, const struct ptd_ordered_run *r)
+{
+	size_t i;
+
+	for (i = 0; i < o->nrecent; i++)
+		if (o->recent[i] == r) {
+			memmove(o->recent + i, o->recent + i + 1,
+				(o->nrecent - i - 1) * sizeof(*o->recent));
+			o->nrecent--;
+			return;
+		}
 }
 
 /* remember r as the newest run that took a record */
 static void touch(struct ptd_ordered *o, struct ptd_ordered_run *r)
 {
-	size_t i, n = o->nrecent;
-
-	for (i = 0; i < n; i++)
-		if (o->recent[(o->recent_at + i) % SCAN_RUNS] == r)
-			break;
-	if (i == n - 1 && n)
-		return;   /* already the newest */
-	if (i < n) {   /* close the gap it leaves */
-		for (; i + 1 < n; i++)
-			o->recent[(o->recent_at + i) % SCAN_RUNS] =
-				o->recent[(o->recent_at + i + 1) % SCAN_RUNS];
-		o->recent[(o->recent_at + n - 1) % SCAN_RUNS] = r;
+	if (o->nrecent && o->recent[o->nrecent - 1] == r)
 		return;
-	}
-	if (n == SCAN_RUNS) {   /* forget the oldest */
-		o->recent_at = (o->recent_at + 1) % SCAN_RUNS;
-		n--;
-	}
-	o->recent[(o->recent_at + n) % SCAN_RUNS] = r;
-	o->nrecent = n + 1;
-}
-
-/* forget r, which is empty */
-static void forget(struct ptd_ordered *o, struct ptd_ordered_run *r)
-{
-	size_t i, j, n = o->nrecent;
-
-	for (i = 0; i < n; i++)
-		if (o->recent[(o->recent_at + i) % SCAN_RUNS] == r)
-			break;
-	if (i == n)
-		return;
-	for (j = i; j + 1 < n; j++)
-		o->recent[(o->recent_at + j) % SCAN_RUNS] = o->recent[(o->recent_at + j + 1) % SCAN_RUNS];
-	o->nrecent = n - 1;
+	forget(o, r);
+	if (o->nrecent == PTD_ORDERED_SCAN)
+		forget(o, o->recent[0]);
+	o->recent[o->nrecent++] = r;
 }
 
 static struct queued *take_block(struct ptd_ordered *o, size_t size)
@@ -216,8 +193,6 @@ int ptd_ordered_push(struct ptd_ordered *o, const struct ptd_event *ev, uint64_t
 
 	if (!q)
 		return -PTD_E_NOMEM;
-	if (!o->recent && !(o->recent = malloc(SCAN_RUNS * sizeof(*o->recent))))
-		goto nomem;
 	q->ev = *ev;
 	memcpy(q->data, ev->data, ev->size);
 	q->ev.data = q->data;

@@ -17,14 +17,19 @@
 /* the queue flushes its older half beyond this many bytes */
 #define PTD_ORDERED_MAX_BYTES (256u << 20)
 
+/* how many of the newest runs a record that does not follow the last one
+ * tries before it starts a run of its own */
+#define PTD_ORDERED_SCAN 16
+
 struct ptd_ordered_run;
 struct ptd_ordered_spare;
 
 struct ptd_ordered {
 	struct ptd_ordered_run **heap;    /* the runs of records, by their first */
 	size_t nruns, cap;
-	struct ptd_ordered_run **recent;  /* the runs that took the last records */
-	size_t nrecent, recent_at;
+	/* the runs that took the last records, oldest first */
+	struct ptd_ordered_run *recent[PTD_ORDERED_SCAN];
+	size_t nrecent;
 	size_t len;                       /* records queued */
 	struct ptd_ordered_spare *spare;  /* blocks released, for the next */
 	size_t nspare;
