@@ -19,13 +19,13 @@ static const struct ptd_dlsym fns[] = {
 #undef F
 };
 
-static struct ptd_dllib lib = PTD_DLLIB("libpq.so.5", fns, &ptd_pq, "libpq", 0);
+static struct ptd_dllib lib = PTD_DLLIB("libpq.so.5", fns, &ptd_pq,
+					"libpq (Debian package libpq5)", 0);
 
 int ptd_pq_load(struct ptd_err *err)
 {
 	if (ptd_dllib_load(&lib))
 		return ptd_err_set(err, PTD_E_UNSUPPORTED,
-				   "--export=postgresql: cannot load libpq (Debian package libpq5): %s",
-				   lib.why);
+				   "--export=postgresql: cannot load %s: %s", lib.what, lib.why);
 	return 0;
 }

@@ -13,13 +13,13 @@ static const struct ptd_dlsym fns[] = {
 #undef F
 };
 
-static struct ptd_dllib lib = PTD_DLLIB("libsqlite3.so.0", fns, &ptd_sq, "SQLite", 0);
+static struct ptd_dllib lib = PTD_DLLIB("libsqlite3.so.0", fns, &ptd_sq,
+					"SQLite (Debian package libsqlite3-0)", 0);
 
 int ptd_sq_load(struct ptd_err *err)
 {
 	if (ptd_dllib_load(&lib))
 		return ptd_err_set(err, PTD_E_UNSUPPORTED,
-				   "--export=sqlite: cannot load SQLite (Debian package libsqlite3-0): %s",
-				   lib.why);
+				   "--export=sqlite: cannot load %s: %s", lib.what, lib.why);
 	return 0;
 }

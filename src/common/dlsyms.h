@@ -21,7 +21,7 @@ struct ptd_dllib {
 	const struct ptd_dlsym *fns;
 	size_t n;
 	void *table;
-	const char *what;         /* for the message: "capstone (Debian package ...)" */
+	const char *what;         /* for messages: "capstone (Debian package ...)" */
 	int warn;                 /* a failure is said once on stderr */
 	pthread_mutex_t lock;
 	int state;                /* 0 not tried, 1 loaded, -1 failed */
