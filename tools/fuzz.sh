@@ -26,6 +26,12 @@ if [ ! -f "$out/lib/Makefile" ] || [ "$top/configure" -nt "$out/lib/Makefile" ];
 fi
 echo "fuzz: building the instrumented library" >&2
 make -C "$out/lib" -s -j"$(nproc)" libptd.a >/dev/null
+# the CoreSight backend loads OpenCSD through its module, which the
+# harnesses find beside them (decoders/cs-etm/ocsd_load.h)
+if grep -q '^#define HAVE_OPENCSD 1' "$out/lib/config.h"; then
+	make -C "$out/lib" -s ptdecode-ocsd.so >/dev/null
+	cp "$out/lib/ptdecode-ocsd.so" "$out/"
+fi
 # the libraries the programs link (the Makefile's LDADD, less the library)
 LIBS=$(printf 'fuzz-print-ldadd:\n\t@echo $(LDADD)\n' |
 	make -s --no-print-directory -C "$out/lib" -f Makefile -f - fuzz-print-ldadd | sed 's/^libptd\.a //')

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "decoders/cs-etm/csetm_priv.h"
+#include "decoders/cs-etm/ocsd_load.h"
 
 #define RING 256            /* samples queued at most */
 #define RING_WAIT (RING - 4)
@@ -293,8 +294,11 @@ static int make_tree(struct ptd_decoder *d, struct ptd_err *err)
 {
 	size_t i, n;
 	ocsd_err_t oe;
+	int rc;
 
-	(void)csetm_p0fix_active();   /* settles which code OpenCSD's stack uses */
+	if ((rc = ptd_ocsd_load(err)))
+		return rc;
+	(void)ptd_ocsd.p0fix_active();   /* settles which code OpenCSD's stack uses */
 	d->tree = ocsd_create_dcd_tree(d->cfg.format, d->cfg.dfmt_flags);
 	if (!d->tree)
 		return ptd_err_set(err, PTD_E_NOMEM, "cs-etm: OpenCSD could not create a decode tree");

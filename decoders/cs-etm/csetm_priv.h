@@ -46,8 +46,4 @@ int csetm_config_parse(struct csetm_config *cfg, const struct ptd_auxinfo *info,
  * a name it does not know. */
 int csetm_core_profile(const char *name, ocsd_arch_version_t *arch, ocsd_core_profile_t *prof);
 
-/* Whether p0fix.cpp's repair of OpenCSD 1.3's Mispredict crash is in use
- * (1) or the library's own code (0, another version). */
-int csetm_p0fix_active(void);
-
 #endif

@@ -13,9 +13,11 @@
  * either.  OpenCSD fixed both in 1.4.1 (its issues 52, 53 and 58); Debian
  * 12 ships 1.3.3.
  *
- * This file defines that member function.  The library calls it through
- * its PLT, so the dynamic linker binds the call to this definition in the
- * program.  With OpenCSD 1.3.x it mirrors the class's members (a deque of
+ * This file defines that member function, in ptdecode-ocsd.so: the module
+ * through which the program loads OpenCSD (ocsd_load.h), and which links
+ * it.  The library calls the function through its PLT, and the module
+ * loaded comes before its own dependencies in their lookup scope, so the
+ * dynamic linker binds the call to this definition.  With OpenCSD 1.3.x it mirrors the class's members (a deque of
  * element pointers, the list of popped elements the decoder frees, the
  * walk's iterator: the layout 1.3.3's own code uses), erases through the
  * iterator the deque returns and hands the element to the popped list.
@@ -72,8 +74,8 @@ void EtmV4P0Stack::erase_curr_from_front()
 }
 
 /* Whether the repair is in use (1) or the library's own code (0).  The
- * backend calls it when it builds a decode tree, which also links this
- * file into every program that decodes CoreSight trace. */
+ * backend calls it when it builds a decode tree, having loaded the
+ * module. */
 extern "C" int csetm_p0fix_active(void)
 {
 	return library_erase() == nullptr;

@@ -2,12 +2,24 @@
 #include "common/dlsyms.h"
 
 #include <dlfcn.h>
+#include <limits.h>
 #include <stdio.h>
 
 static int load(struct ptd_dllib *l)
 {
-	void *h = dlopen(l->soname, RTLD_NOW | RTLD_LOCAL);
+	char path[PATH_MAX];
+	const char *name = l->soname;
+	void *h;
 	size_t i;
+
+	if (!name) {
+		if (l->locate(path, sizeof(path))) {
+			snprintf(l->why, sizeof(l->why), "%.255s", path);
+			return -1;
+		}
+		name = path;
+	}
+	h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
 
 	if (!h) {
 		snprintf(l->why, sizeof(l->why), "%s", dlerror());
@@ -17,7 +29,7 @@ static int load(struct ptd_dllib *l)
 		void *p = dlsym(h, l->fns[i].name);
 
 		if (!p) {
-			snprintf(l->why, sizeof(l->why), "%s has no %s", l->soname, l->fns[i].name);
+			snprintf(l->why, sizeof(l->why), "%.160s has no %.60s", name, l->fns[i].name);
 			dlclose(h);
 			return -1;
 		}

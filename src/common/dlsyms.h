@@ -17,7 +17,7 @@ struct ptd_dlsym {
 #define PTD_DLSYM(type, f, name) { name, offsetof(type, f) }
 
 struct ptd_dllib {
-	const char *soname;
+	const char *soname;       /* NULL: the file locate() names */
 	const struct ptd_dlsym *fns;
 	size_t n;
 	void *table;
@@ -26,11 +26,18 @@ struct ptd_dllib {
 	pthread_mutex_t lock;
 	int state;                /* 0 not tried, 1 loaded, -1 failed */
 	char why[256];            /* the failure's reason */
+	/* for a library of the program's own, not on the loader's path: 0
+	 * with the file to open in buf, or -1 with the reason it must not be
+	 * opened (each NUL-terminated) */
+	int (*locate)(char *buf, size_t size);
 };
 
 #define PTD_DLLIB(soname, fns, table, what, warn) \
 	{ soname, fns, sizeof(fns) / sizeof((fns)[0]), table, what, warn, \
-	  PTHREAD_MUTEX_INITIALIZER, 0, "" }
+	  PTHREAD_MUTEX_INITIALIZER, 0, "", NULL }
+#define PTD_DLLIB_AT(locate, fns, table, what, warn) \
+	{ NULL, fns, sizeof(fns) / sizeof((fns)[0]), table, what, warn, \
+	  PTHREAD_MUTEX_INITIALIZER, 0, "", locate }
 
 /* Load the library and set each function's pointer in its table, once
  * whichever thread asks first: 0, or -1 with the reason in lib->why
