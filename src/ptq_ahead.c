@@ -330,8 +330,7 @@ static void undo(struct ptd_ptq *q)
 		pq->w.pinsn = q->pinsn;
 		pq->w.insns = &q->insns;
 		pq->w.jcc = &q->jcc;
-		pq->w.fname = NULL;
-		pq->w.file = NULL;
+		memset(pq->w.files, 0, sizeof(pq->w.files));
 		pq->w.cur = NULL;
 	}
 	free_ahead(q);

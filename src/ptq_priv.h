@@ -31,6 +31,8 @@ struct noted {
  * the perf time of the maps, and the caches.  Serial decoding: the
  * queue's pid and tid, &q->now and the replay's caches; decoding ahead
  * (ptq_ahead.c): those the decode-ahead thread sets. */
+#define PTQ_WALK_FILES_BITS 4
+
 struct walker {
 	struct ptd_ptq *q;
 	struct queue *pq;
@@ -40,8 +42,11 @@ struct walker {
 	struct ptd_pinsn *pinsn;
 	struct ptd_insncache *insns;  /* decoded instructions by (file, offset) */
 	struct ptd_jccruns *jcc;      /* runs of conditional branches, the same way */
-	const char *fname;            /* the walk's last map file name, */
-	struct ptd_dsofile *file;     /* and its file (NULL: none yet) */
+	struct {                      /* walk_file's cache of the recent maps'
+	                                 files, by file name (NULL: empty) */
+		const char *fname;
+		struct ptd_dsofile *file;
+	} files[1 << PTQ_WALK_FILES_BITS];
 	const struct ptd_map *cur;    /* walk_map's last map (NULL: none yet): */
 	struct ptd_dsofile *cur_file; /* its file, */
 	uint64_t cur_adj;             /* file offset = ip + cur_adj, */

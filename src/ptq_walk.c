@@ -130,19 +130,23 @@ static int lookahead(void *ctx, int (*cb)(const struct pdec_buf *b, void *data),
 	return rc < 0 ? rc : 0;
 }
 
-/* The file of map, or NULL (no memory). */
+/* The file of map, or NULL (no memory).  Kept in a small direct-mapped
+ * cache: code that calls across many libraries changes map often, and
+ * ptd_dsofiles_get() hashes the whole path. */
 static struct ptd_dsofile *walk_file(struct walker *w, const struct ptd_map *map)
 {
-	struct ptd_dsofile *f;
-
 	/* the machine keeps its file names for its lifetime: the same pointer
 	 * is the same name */
-	if (w->file && map->filename == w->fname)
-		return w->file;
+	size_t i = (size_t)(((uint64_t)(uintptr_t)map->filename * 0x9e3779b97f4a7c15ULL) >>
+			    (64 - PTQ_WALK_FILES_BITS));
+	struct ptd_dsofile *f;
+
+	if (w->files[i].fname == map->filename && w->files[i].file)
+		return w->files[i].file;
 	f = ptd_dsofiles_get(w->q->cfg->files, map);
 	if (f) {
-		w->fname = map->filename;
-		w->file = f;
+		w->files[i].fname = map->filename;
+		w->files[i].file = f;
 	}
 	return f;
 }
