@@ -47,12 +47,24 @@ bool pdec_skip_state(struct ptd_pdec *d)
 	return true;
 }
 
+/* A run of a packet that ended where it began, with all its steps
+ * taken: a loop, which may take the same run again next, with the same
+ * outcomes to come.  The run is then known without asking the walk.  It
+ * stays lent while the packet's runs are taken (no walk between them),
+ * and would not change (nor does the time, which picks the maps). */
+struct again {
+	const struct pdec_jcc_run *run;   /* NULL: none */
+	uint64_t ip, base;
+	uint8_t bits;
+};
+
 /* One run; the steps taken (*err: what pdec_jcc_run returns; *more: the
  * run went as far as it could know, and the next one may go on). */
-static unsigned run_once(struct ptd_pdec *d, int *err, bool *more)
+static unsigned run_once(struct ptd_pdec *d, struct again *a, int *err, bool *more)
 {
 	const struct pdec_jcc_run *run;
-	uint64_t cap, cnt, base = 0;
+	uint64_t cap, cnt, base = 0, ip = d->ip;
+	uint8_t bits = (uint8_t)(d->tnt.payload >> (64 - PDEC_JCC_MAX));
 	unsigned k, n, taken = 0, np = d->no_progress;
 	bool first_upd, later_uncond = false, quiet;
 	int rc;
@@ -69,8 +81,13 @@ static unsigned run_once(struct ptd_pdec *d, int *err, bool *more)
 	 * effects */
 	quiet = d->p.period_type == PDEC_PERIOD_TICKS && !d->continuous_period;
 	cap = quiet ? 0 : pdec_next_sample(d);
-	if (!(run = d->p.walk_jcc(d->p.ctx, d->ip, d->tnt.payload, &base)))
+	if (a->run && a->ip == ip && a->bits == bits) {
+		run = a->run;
+		base = a->base;
+	} else if (!(run = d->p.walk_jcc(d->p.ctx, ip, d->tnt.payload, &base))) {
 		return 0;
+	}
+	a->run = NULL;
 	n = run->n < (unsigned)d->tnt.count ? run->n : (unsigned)d->tnt.count;
 	/* steps that end before the next sample: cap is the walk's
 	 * max_insn_cnt now, and no less than that less the instructions
@@ -133,6 +150,12 @@ static unsigned run_once(struct ptd_pdec *d, int *err, bool *more)
 	if (d->tnt.count) {
 		d->pkt_state = ST_TNT_CONT;
 		*more = k == run->n && (k == PDEC_JCC_MAX || run->kind[k - 1] == PDEC_RUN_RET_OUT);
+		if (k == PDEC_JCC_MAX && d->ip == ip) {
+			a->run = run;
+			a->ip = ip;
+			a->base = base;
+			a->bits = bits;
+		}
 	} else if (taken == k) {
 		d->pkt_state = ST_IN_SYNC;   /* as after the state of a last bit taken */
 		*err = PDEC_SKIPPED;
@@ -146,6 +169,7 @@ static unsigned run_once(struct ptd_pdec *d, int *err, bool *more)
 
 int pdec_jcc_run(struct ptd_pdec *d)
 {
+	struct again a = { NULL, 0, 0, 0 };
 	unsigned k, all = 0;
 	bool more;
 	int err;
@@ -153,7 +177,7 @@ int pdec_jcc_run(struct ptd_pdec *d)
 	if (!d->p.walk_jcc)
 		return 0;
 	do {
-		k = run_once(d, &err, &more);
+		k = run_once(d, &a, &err, &more);
 		all += k;
 	} while (more);
 	/* code where runs are short (indirect branches between the
