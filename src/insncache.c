@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "common/hugemem.h"
+
 int ptd_insncache_init(struct ptd_insncache *c, unsigned bits)
 {
 	c->ent = NULL;
@@ -10,17 +12,19 @@ int ptd_insncache_init(struct ptd_insncache *c, unsigned bits)
 	c->bits = 0;
 	if (bits < 1 || bits > 24)
 		return -1;
-	/* calloc: pages are only touched as entries are used */
-	c->ent = calloc((size_t)1 << bits, sizeof(*c->ent));
-	c->blk = calloc((size_t)1 << bits, sizeof(*c->blk));
+	/* in huge pages: the hash touches them all over (hugemem.h) */
+	c->ent = ptd_huge_zalloc(((size_t)1 << bits) * sizeof(*c->ent));
+	c->blk = ptd_huge_zalloc(((size_t)1 << bits) * sizeof(*c->blk));
 	c->bits = bits;
 	return 0;
 }
 
 void ptd_insncache_fini(struct ptd_insncache *c)
 {
-	free(c->ent);
-	free(c->blk);
+	if (c->bits) {
+		ptd_huge_free(c->ent, ((size_t)1 << c->bits) * sizeof(*c->ent));
+		ptd_huge_free(c->blk, ((size_t)1 << c->bits) * sizeof(*c->blk));
+	}
 	c->ent = NULL;
 	c->blk = NULL;
 }

@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "common/hugemem.h"
+
 /* The block from off to its branch, which starts before end: from the
  * block cache, else walked as the Intel PT walk walks it (ptq.c), and
  * cached.  0, or -1 when the code cannot be read or leaves [.., end). */
@@ -74,7 +76,8 @@ const struct ptd_jccrun *ptd_jccrun_build(struct ptd_jccruns *r, struct ptd_jccr
 
 	if (!e) {
 		/* the table, at the first use */
-		if (r->no_mem || !(r->e = calloc((size_t)1 << PTD_JCCRUN_BITS, sizeof(*r->e)))) {
+		if (r->no_mem ||
+		    !(r->e = ptd_huge_zalloc(((size_t)1 << PTD_JCCRUN_BITS) * sizeof(*r->e)))) {
 			r->no_mem = 1;
 			return NULL;
 		}
@@ -139,6 +142,6 @@ const struct ptd_jccrun *ptd_jccrun_build(struct ptd_jccruns *r, struct ptd_jccr
 
 void ptd_jccruns_fini(struct ptd_jccruns *r)
 {
-	free(r->e);
+	ptd_huge_free(r->e, ((size_t)1 << PTD_JCCRUN_BITS) * sizeof(*r->e));
 	r->e = NULL;
 }
