@@ -17,10 +17,11 @@
  * through which the program loads OpenCSD (ocsd_load.h), and which links
  * it.  The library calls the function through its PLT, and the module
  * loaded comes before its own dependencies in their lookup scope, so the
- * dynamic linker binds the call to this definition.  With OpenCSD 1.3.x it mirrors the class's members (a deque of
- * element pointers, the list of popped elements the decoder frees, the
- * walk's iterator: the layout 1.3.3's own code uses), erases through the
- * iterator the deque returns and hands the element to the popped list.
+ * dynamic linker binds the call to this definition.  With OpenCSD 1.3.x
+ * it mirrors the class's members (a deque of element pointers, the list
+ * of popped elements the decoder frees, the walk's iterator: the layout
+ * 1.3.3's own code uses), erases through the iterator the deque returns
+ * and hands the element to the popped list.
  * With any other version it calls the library's own definition.  The
  * decoder then reports the Mispredict with no atom to act on as an error,
  * as 1.4.1 does, which the backend turns into a gap. */
