@@ -1,10 +1,62 @@
-/* vec, u64map, heap: the small containers everything else uses. */
+/* vec, u64map, heap, huge-page tables: the small containers everything
+ * else uses. */
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 
 #include "common/heap.h"
+#include "common/hugemem.h"
 #include "common/u64map.h"
 #include "common/vec.h"
 #include "tests/tap.h"
+
+/* is the page at p mapped? */
+static int mapped(const void *p)
+{
+	unsigned char v;
+
+	return !mincore((void *)((uintptr_t)p & ~(uintptr_t)4095), 4096, &v) || errno != ENOMEM;
+}
+
+/* the Intel PT replay's three tables (insncache.c's two, jccrun.c's) */
+static void huge_tables(void)
+{
+	static const size_t sz[3] = { 32768 * 40, 32768 * 48, 4096 * 296 };
+	uint8_t *t[3], *big;
+	size_t i, j, nonzero = 0, bad = 0;
+
+	for (i = 0; i < 3; i++) {
+		t[i] = ptd_huge_zalloc(sz[i]);
+		bad += !t[i] || (uintptr_t)t[i] % 64;
+	}
+	ok(!bad, "huge tables: three allocated, 64-byte aligned");
+	if (bad)
+		return;
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < sz[i]; j++)
+			nonzero += t[i][j] != 0;
+	is_u64(nonzero, 0, "huge tables: zeroed");
+	ok((uintptr_t)t[0] % (2u << 20) == 0, "huge tables: the first starts a 2 MB page");
+	ok(t[1] >= t[0] + sz[0] && t[2] >= t[1] + sz[1],
+	   "huge tables: each after the one before, none overlapping");
+	ok(t[2] + sz[2] - t[0] <= (4u << 20),
+	   "huge tables: the three (3.9 MB) within two 2 MB pages (they end %zu bytes past the first)",
+	   (size_t)(t[2] + sz[2] - t[0]));
+	for (i = 0; i < 3; i++)
+		memset(t[i], 0xa5, sz[i]);
+	ptd_huge_free(t[0], sz[0]);
+	ptd_huge_free(t[2], sz[2]);
+	ok(mapped(t[0]) && t[1][sz[1] - 1] == 0xa5, "huge tables: a region stays while a table in it lives");
+	ptd_huge_free(t[1], sz[1]);
+	ok(!mapped(t[0]) && !mapped(t[1] + sz[1] - 1), "huge tables: a region is unmapped with its last table");
+	big = ptd_huge_zalloc(PTD_HUGE_REGION + 1);
+	ok(big && big[PTD_HUGE_REGION] == 0, "huge tables: one larger than a region");
+	ptd_huge_free(big, PTD_HUGE_REGION + 1);
+	ok(big && !mapped(big + PTD_HUGE_REGION), "huge tables: the larger one unmapped when freed");
+	ok(!ptd_huge_zalloc(0) && !ptd_huge_zalloc(SIZE_MAX - 4096), "huge tables: sizes 0 and near SIZE_MAX refused");
+}
 
 int main(void)
 {
@@ -92,5 +144,6 @@ int main(void)
 		ok(tie_order, "heap keeps insertion order among equal keys");
 	}
 	ptd_heap_fini(&h);
+	huge_tables();
 	return done_testing();
 }
