@@ -73,22 +73,21 @@ int ptd_ptq_note(struct ptd_ptq *q, const struct ptd_event *ev, struct ptd_err *
 		return ptd_err_set(err, PTD_E_NOMEM, "out of memory noting records");
 	memset(n, 0, sizeof(*n));
 	n->time = ev->sid.time;
-	n->type = ev->type;
-	n->misc = ev->misc;
+	n->type = (uint8_t)ev->type;
+	if (ev->misc & PTD_MISC_SWITCH_OUT)
+		n->flags |= NOTED_SWITCH_OUT;
 	n->cpu = ev->sid.have & PTD_SAMPLE_CPU ? (int32_t)ev->sid.cpu : -1;
 	n->pid = ev->sid.have & PTD_SAMPLE_TID ? (int32_t)ev->sid.pid : -1;
 	n->tid = ev->sid.have & PTD_SAMPLE_TID ? (int32_t)ev->sid.tid : -1;
 	if ((ev->type == PTD_REC_SWITCH || ev->type == PTD_REC_SWITCH_CPU_WIDE) &&
 	    !ptd_rec_switch(ev, &sw, NULL)) {
-		n->np_pid = sw.next_prev_pid;
 		n->np_tid = sw.next_prev_tid;
 	} else if (ev->type == PTD_REC_AUX && !ptd_rec_aux(ev, &aux, NULL)) {
-		n->aux_flags = aux.flags;
+		if (aux.flags & PTD_AUX_FLAG_TRUNCATED)
+			n->flags |= NOTED_AUX_TRUNCATED;
 	} else if (ev->type == PTD_REC_ITRACE_START && !ptd_rec_itrace_start(ev, &its, NULL)) {
-		n->np_pid = its.pid;
 		n->np_tid = its.tid;
 	} else if (ev->type == PTD_REC_EXIT && !ptd_rec_fork(ev, &fk, NULL)) {
-		n->np_pid = fk.pid;
 		n->np_tid = fk.tid;
 	}
 	return 0;
@@ -389,7 +388,7 @@ static int setup_queues(struct ptd_ptq *q, const struct pdec_params *pp, struct 
 
 int ptd_ptq_noted_tid(const struct ptd_ptq *q, const struct noted *n, int32_t *tid)
 {
-	int out = !!(n->misc & PTD_MISC_SWITCH_OUT);
+	int out = n->flags & NOTED_SWITCH_OUT;
 
 	if (n->type == PTD_REC_ITRACE_START) {
 		if (!q->conf.per_cpu_mmaps)
@@ -416,7 +415,7 @@ static int apply(struct ptd_ptq *q, const struct noted *n)
 {
 	int32_t tid;
 
-	if (n->type == PTD_REC_AUX && (n->aux_flags & PTD_AUX_FLAG_TRUNCATED) && q->cfg->errors)
+	if (n->type == PTD_REC_AUX && (n->flags & NOTED_AUX_TRUNCATED) && q->cfg->errors)
 		return ptd_ptq_synth_error(q, PDEC_ERR_LOST, n->cpu, n->pid, n->tid, 0, n->time, 0);
 	if (ptd_ptq_noted_tid(q, n, &tid))
 		set_current_tid(q, n->cpu, tid);

@@ -17,15 +17,19 @@
 
 #define KERNEL_START (1ULL << 63)
 
-/* A record as perf's Intel PT code sees it while processing events. */
+/* A record as perf's Intel PT code sees it while processing events
+ * (every record with a time is one: 32 bytes each, kept for the replay). */
 struct noted {
 	uint64_t time;
-	uint32_t type;
-	uint16_t misc;
 	int32_t cpu, pid, tid;
-	uint32_t np_pid, np_tid;
-	uint64_t aux_flags;
+	uint32_t np_tid;      /* SWITCH: the next or previous thread; ITRACE_START
+	                         and EXIT: the record's thread */
+	uint8_t type;         /* the record's type (< PTD_REC_HEADER_ATTR) */
+	uint8_t flags;        /* NOTED_* */
 };
+
+#define NOTED_SWITCH_OUT 1     /* the record's misc has PTD_MISC_SWITCH_OUT */
+#define NOTED_AUX_TRUNCATED 2  /* an AUX record's flags have PTD_AUX_FLAG_TRUNCATED */
 
 /* What the decoder's callbacks see (ptq.c): the thread the walk is in,
  * the perf time of the maps, and the caches.  Serial decoding: the
