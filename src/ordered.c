@@ -16,19 +16,29 @@
 
 #include "formats/perf/abi.h"
 
-/* Records of up to SMALL bytes (context switches, comms, forks, maps
- * with their names) are copied into blocks of one size, which the queue
- * keeps for the next records when they are released (up to MAX_SPARE)
- * instead of freeing them: malloc and free of a few hundred bytes cost
- * more than the rest of a record's way through the queue. */
-#define SMALL 256
+/* A record waits as its bytes and what its event needs besides them;
+ * the event is parsed again when it comes out (ptd_event_fill).  Records
+ * of up to CLASS_MAX bytes (context switches, comms, forks, maps with
+ * their names) are copied into blocks of one of two sizes, which the
+ * queue keeps for the next records when they are released (up to
+ * MAX_SPARE of each) instead of freeing them: malloc and free of a few
+ * hundred bytes cost more than the rest of a record's way through the
+ * queue. */
+#define NCLASS PTD_ORDERED_CLASSES
+#define CLASS_MAX 232
 #define MAX_SPARE 4096
 
 struct queued {
-	struct ptd_event ev;
-	struct ptd_ordered *home;   /* to take a small block back; NULL: malloc'd */
-	uint8_t data[];
+	uint64_t offset;
+	struct ptd_evsel *evsel;
+	uint32_t size;
+	uint16_t compressed;
+	uint16_t cls;               /* its block's size class, NCLASS: malloc'd */
+	uint8_t data[];             /* 8-byte aligned, as the reader's */
 };
+
+/* the size classes' blocks: 128 and 256 bytes */
+static const size_t class_data[NCLASS] = { 128 - sizeof(struct queued), 256 - sizeof(struct queued) };
 
 struct ptd_ordered_spare {
 	struct ptd_ordered_spare *next;
@@ -58,18 +68,21 @@ static void free_run(struct ptd_ordered_run *r)
 void ptd_ordered_fini(struct ptd_ordered *o)
 {
 	size_t i, j;
+	unsigned c;
 
 	for (i = 0; i < o->nruns; i++) {
 		for (j = o->heap[i]->head; j < o->heap[i]->len; j++)
 			free(o->heap[i]->e[j].q);
 		free_run(o->heap[i]);
 	}
-	while (o->spare) {
-		struct ptd_ordered_spare *n = o->spare->next;
+	free(o->out_block);
+	for (c = 0; c < NCLASS; c++)
+		while (o->spare[c]) {
+			struct ptd_ordered_spare *n = o->spare[c]->next;
 
-		free(o->spare);
-		o->spare = n;
-	}
+			free(o->spare[c]);
+			o->spare[c] = n;
+		}
 	free(o->heap);
 	memset(o, 0, sizeof(*o));
 }
@@ -170,36 +183,50 @@ static void touch(struct ptd_ordered *o, struct ptd_ordered_run *r)
 static struct queued *take_block(struct ptd_ordered *o, size_t size)
 {
 	struct queued *q;
+	unsigned c = 0;
 
-	if (size > SMALL)
-		q = malloc(sizeof(*q) + size);
-	else if (o->spare) {
-		q = (struct queued *)o->spare;
-		o->spare = o->spare->next;
-		o->nspare--;
-	} else
-		q = malloc(sizeof(*q) + SMALL);
+	while (c < NCLASS && size > class_data[c])
+		c++;
+	if (c < NCLASS && o->spare[c]) {
+		q = (struct queued *)o->spare[c];
+		o->spare[c] = o->spare[c]->next;
+		o->nspare[c]--;
+	} else {
+		q = malloc(sizeof(*q) + (c < NCLASS ? class_data[c] : size));
+	}
 	if (q)
-		q->home = size > SMALL ? NULL : o;
+		q->cls = (uint16_t)c;
 	return q;
+}
+
+static void put_block(struct ptd_ordered *o, struct queued *q)
+{
+	struct ptd_ordered_spare *b = (struct ptd_ordered_spare *)q;
+
+	if (!q)
+		return;
+	if (q->cls >= NCLASS || o->nspare[q->cls] >= MAX_SPARE) {
+		free(q);
+		return;
+	}
+	b->next = o->spare[q->cls];
+	o->spare[q->cls] = b;
+	o->nspare[q->cls]++;
 }
 
 int ptd_ordered_push(struct ptd_ordered *o, const struct ptd_event *ev, uint64_t ts)
 {
 	struct queued *q = take_block(o, ev->size);
 	struct ptd_ordered_run *r;
-	struct ptd_err e;
 	struct ent ent;
 
 	if (!q)
 		return -PTD_E_NOMEM;
-	q->ev = *ev;
+	q->offset = ev->offset;
+	q->evsel = ev->evsel;
+	q->size = ev->size;
+	q->compressed = !!ev->compressed;
 	memcpy(q->data, ev->data, ev->size);
-	q->ev.data = q->data;
-	/* the parsed sample points into the record: parse it again from the copy */
-	if (ev->type == PTD_REC_SAMPLE && ev->sample_ok &&
-	    ptd_sample_parse(ev->evsel, q->data, ev->size, &q->ev.sample, &e))
-		q->ev.sample_ok = 0;
 	ent.ts = ts;
 	ent.seq = o->seq++;
 	ent.q = q;
@@ -229,7 +256,7 @@ int ptd_ordered_push(struct ptd_ordered *o, const struct ptd_event *ev, uint64_t
 	o->bytes += sizeof(*q) + ev->size;
 	return 0;
 nomem:
-	ptd_ordered_free(&q->ev);
+	put_block(o, q);
 	return -PTD_E_NOMEM;
 }
 
@@ -244,11 +271,13 @@ uint64_t ptd_ordered_round(struct ptd_ordered *o)
 	return limit;
 }
 
-struct ptd_event *ptd_ordered_pop(struct ptd_ordered *o, uint64_t limit)
+const struct ptd_event *ptd_ordered_pop(struct ptd_ordered *o, uint64_t limit)
 {
 	struct ptd_ordered_run *r;
 	struct queued *q;
 
+	put_block(o, o->out_block);
+	o->out_block = NULL;
 	if (!o->len || !limit)
 		return NULL;
 	r = o->heap[0];
@@ -263,23 +292,11 @@ struct ptd_event *ptd_ordered_pop(struct ptd_ordered *o, uint64_t limit)
 	if (o->nruns)
 		sift_down(o->heap, o->nruns, 0);
 	o->len--;
-	o->bytes -= sizeof(*q) + q->ev.size;
-	return &q->ev;
-}
-
-void ptd_ordered_free(struct ptd_event *ev)
-{
-	struct queued *q = (struct queued *)ev;   /* the event is its first member */
-	struct ptd_ordered *o = q->home;
-	struct ptd_ordered_spare *b = (struct ptd_ordered_spare *)q;
-
-	if (!o || o->nspare >= MAX_SPARE) {
-		free(q);
-		return;
-	}
-	b->next = o->spare;
-	o->spare = b;
-	o->nspare++;
+	o->bytes -= sizeof(*q) + q->size;
+	o->out_block = q;
+	/* parsed as the reader parsed it: the same bytes and evsel */
+	(void)ptd_event_fill(&o->out, q->data, q->size, q->offset, q->compressed, q->evsel, NULL);
+	return &o->out;
 }
 
 uint64_t ptd_ordered_overflow(const struct ptd_ordered *o)

@@ -5,7 +5,8 @@
  * of a pass over all buffers.  Records with a timestamp wait in a queue;
  * at each FINISHED_ROUND those up to the largest timestamp seen before the
  * previous round are released, in time order (ties in arrival order); at
- * the end, the rest.  Records are copied into the queue. */
+ * the end, the rest.  Records are copied into the queue, their bytes
+ * only: each is parsed again as it comes out. */
 #ifndef PTD_ORDERED_H
 #define PTD_ORDERED_H
 
@@ -21,6 +22,9 @@
  * tries before it starts a run of its own */
 #define PTD_ORDERED_SCAN 16
 
+/* the sizes of the blocks kept for small records (ordered.c) */
+#define PTD_ORDERED_CLASSES 2
+
 struct ptd_ordered_run;
 struct ptd_ordered_spare;
 
@@ -31,8 +35,11 @@ struct ptd_ordered {
 	struct ptd_ordered_run *recent[PTD_ORDERED_SCAN];
 	size_t nrecent;
 	size_t len;                       /* records queued */
-	struct ptd_ordered_spare *spare;  /* blocks released, for the next */
-	size_t nspare;
+	/* blocks released, for the next records, by size */
+	struct ptd_ordered_spare *spare[PTD_ORDERED_CLASSES];
+	size_t nspare[PTD_ORDERED_CLASSES];
+	struct ptd_event out;             /* the record ptd_ordered_pop gave */
+	void *out_block;                  /* where its bytes are */
 	uint64_t seq;                     /* arrival numbers */
 	uint64_t max_ts;
 	uint64_t next_flush;
@@ -49,11 +56,10 @@ int ptd_ordered_push(struct ptd_ordered *o, const struct ptd_event *ev, uint64_t
  * (and the round bookkeeping advanced).  UINT64_MAX at the end of input. */
 uint64_t ptd_ordered_round(struct ptd_ordered *o);
 
-/* The earliest queued record with a timestamp <= limit, or NULL.  The
- * record is owned by the caller: release it with ptd_ordered_free, before
- * ptd_ordered_fini (a small record's block goes back to its queue). */
-struct ptd_event *ptd_ordered_pop(struct ptd_ordered *o, uint64_t limit);
-void ptd_ordered_free(struct ptd_event *ev);
+/* The earliest queued record with a timestamp <= limit, or NULL: its
+ * event as ptd_reader_next gave it, valid until the next pop or
+ * ptd_ordered_fini. */
+const struct ptd_event *ptd_ordered_pop(struct ptd_ordered *o, uint64_t limit);
 
 /* When the queue is over its size limit: the timestamp up to which its
  * older half should be released, else 0. */

@@ -476,13 +476,11 @@ static int deliver(struct ptd_session_priv *sp, const struct ptd_event *ev, stru
 /* Deliver the queued records with a timestamp up to limit. */
 static int release(struct ptd_session_priv *sp, uint64_t limit, struct ptd_err *err)
 {
-	struct ptd_event *q;
+	const struct ptd_event *q;
 	int rc = 0;
 
-	while (!rc && (q = ptd_ordered_pop(&sp->ordered, limit))) {
+	while (!rc && (q = ptd_ordered_pop(&sp->ordered, limit)))
 		rc = deliver(sp, q, err);
-		ptd_ordered_free(q);
-	}
 	return rc;
 }
 

@@ -82,6 +82,15 @@ const char *ptd_reader_path(const struct ptd_reader *r);
  * message names the offset and the record type. */
 int ptd_reader_next(struct ptd_reader *r, struct ptd_event *ev, struct ptd_err *err);
 
+/* *ev for a record ptd_reader_next gave before (rec: a copy of its
+ * bytes, size of them; off and compressed as it gave them): the header's
+ * fields, then with evsel (NULL: none) the sample or the sample_id
+ * trailer, as ptd_reader_next parsed them.  Returns 0, or -PTD_E_FORMAT
+ * when they do not parse (ev->sample_ok is then 0; err says why, for a
+ * sample). */
+int ptd_event_fill(struct ptd_event *ev, const uint8_t *rec, size_t size, uint64_t off,
+		   int compressed, struct ptd_evsel *evsel, struct ptd_err *err);
+
 /* Copy `len` bytes at `off` within a payload into buf.  Returns 0 or an
  * error (out of range, I/O, payload not kept). */
 int ptd_reader_read_payload(struct ptd_reader *r, const struct ptd_payload *p,

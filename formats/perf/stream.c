@@ -54,6 +54,28 @@ static void event_update(struct ptd_reader *r, const uint8_t *rec, size_t size)
 	ev->name = strndup(name, n);
 }
 
+/* ev's evsel, and its sample or its sample_id trailer: 0, or
+ * -PTD_E_FORMAT when they do not parse (err says why, for a sample) */
+static int event_ids(struct ptd_event *ev, struct ptd_evsel *evsel, struct ptd_err *err)
+{
+	struct ptd_err e;
+
+	ev->evsel = evsel;
+	if (ev->type != PTD_REC_SAMPLE)
+		return ptd_parse_sample_id(evsel, ev->data, ev->size, &ev->sid);
+	if (ptd_sample_parse(evsel, ev->data, ev->size, &ev->sample, err ? err : &e))
+		return -PTD_E_FORMAT;
+	ev->sample_ok = 1;
+	ev->sid.have = evsel->sample_type;
+	ev->sid.pid = ev->sample.pid;
+	ev->sid.tid = ev->sample.tid;
+	ev->sid.time = ev->sample.time;
+	ev->sid.id = ev->sample.id;
+	ev->sid.stream_id = ev->sample.stream_id;
+	ev->sid.cpu = ev->sample.cpu;
+	return 0;
+}
+
 /* Fill *ev for one record and apply what it says about the header. */
 static int deliver(struct ptd_reader *r, struct ptd_event *ev, const uint8_t *rec,
 		   size_t size, uint64_t off, int compressed, struct ptd_err *err)
@@ -61,14 +83,7 @@ static int deliver(struct ptd_reader *r, struct ptd_event *ev, const uint8_t *re
 	struct ptd_err e;
 	int rc = 0;
 
-	memset(ev, 0, sizeof(*ev));
-	ev->offset = off;
-	ev->compressed = compressed;
-	ev->type = ptd_load_u32(rec);
-	ev->misc = (uint16_t)(ptd_load_u32(rec + 4) & 0xffff);
-	ev->size = (uint16_t)size;
-	ev->data = rec;
-	ev->sid.pid = ev->sid.tid = ev->sid.cpu = (uint32_t)-1;
+	ptd_event_fill(ev, rec, size, off, compressed, NULL, NULL);
 	r->hdr.nr_records++;
 
 	switch (ev->type) {
@@ -106,29 +121,35 @@ static int deliver(struct ptd_reader *r, struct ptd_event *ev, const uint8_t *re
 				   (unsigned long long)off, tname(ev->type), ev->type, size, e.msg);
 
 	if (ev->type == PTD_REC_SAMPLE) {
-		ev->evsel = ptd_evlist_for_record(&r->evlist, rec, size, 1);
-		if (!ev->evsel) {
+		struct ptd_evsel *evsel = ptd_evlist_for_record(&r->evlist, rec, size, 1);
+
+		if (!evsel)
 			ptd_reader_warnf(r, "SAMPLE at offset %#llx: no attr for its sample id; skipped",
 					 (unsigned long long)off);
-		} else if (ptd_sample_parse(ev->evsel, rec, size, &ev->sample, &e)) {
+		else if (event_ids(ev, evsel, &e))
 			ptd_reader_warnf(r, "record at offset %#llx: %s; skipped", (unsigned long long)off, e.msg);
-		} else {
-			ev->sample_ok = 1;
-			ev->sid.have = ev->evsel->sample_type;
-			ev->sid.pid = ev->sample.pid;
-			ev->sid.tid = ev->sample.tid;
-			ev->sid.time = ev->sample.time;
-			ev->sid.id = ev->sample.id;
-			ev->sid.stream_id = ev->sample.stream_id;
-			ev->sid.cpu = ev->sample.cpu;
-		}
 	} else if (ev->type < PTD_REC_HEADER_ATTR) {
-		ev->evsel = ptd_evlist_for_record(&r->evlist, rec, size, 0);
-		if (ev->evsel && ptd_parse_sample_id(ev->evsel, rec, size, &ev->sid))
+		struct ptd_evsel *evsel = ptd_evlist_for_record(&r->evlist, rec, size, 0);
+
+		if (evsel && event_ids(ev, evsel, NULL))
 			ptd_reader_warnf(r, "%s at offset %#llx: too short for its sample_id trailer",
 					 tname(ev->type), (unsigned long long)off);
 	}
 	return 0;
+}
+
+int ptd_event_fill(struct ptd_event *ev, const uint8_t *rec, size_t size, uint64_t off,
+		   int compressed, struct ptd_evsel *evsel, struct ptd_err *err)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->offset = off;
+	ev->compressed = compressed;
+	ev->type = ptd_load_u32(rec);
+	ev->misc = (uint16_t)(ptd_load_u32(rec + 4) & 0xffff);
+	ev->size = (uint16_t)size;
+	ev->data = rec;
+	ev->sid.pid = ev->sid.tid = ev->sid.cpu = (uint32_t)-1;
+	return evsel ? event_ids(ev, evsel, err) : 0;
 }
 
 /* bytes that follow a record in the stream */

@@ -4,7 +4,8 @@
  * (each CPU's sorted stretch in turn, with equal timestamps across CPUs),
  * in random order (a run of its own for almost every record), and
  * interleaved with pops, as at each FINISHED_ROUND, the queue's blocks
- * taken again as records are released. */
+ * taken again as records are released; each record comes out as it went
+ * in (type, size, offset and bytes). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,26 +37,49 @@ static int by_ts(const void *a, const void *b)
 	return p->id < q->id ? -1 : p->id > q->id;   /* stable: arrival order */
 }
 
-/* a record of 16 bytes, or of 300 for every seventh (past the queue's
- * small blocks), with its arrival number at byte 8 */
+/* a record (type 99: not a sample) of 16 bytes, of 200 for every third
+ * and of 300 for every seventh (the queue's two sizes of small blocks,
+ * and past them), with its arrival number at byte 8 and, times 8, as its
+ * file offset */
+static uint16_t rec_size(uint32_t id)
+{
+	return id % 7 ? id % 3 ? 16 : 200 : 300;
+}
+
 static int push(struct ptd_ordered *o, const struct rec *r)
 {
 	uint8_t data[300] = { 0 };
+	uint32_t type = 99, misc_size = (uint32_t)rec_size(r->id) << 16;
 	struct ptd_event ev;
 
 	memset(&ev, 0, sizeof(ev));
+	memcpy(data, &type, 4);
+	memcpy(data + 4, &misc_size, 4);
 	memcpy(data + 8, &r->id, sizeof(r->id));
-	ev.type = 99;   /* not a sample */
-	ev.size = r->id % 7 ? 16 : sizeof(data);
+	memset(data + 12, 0x5a, sizeof(data) - 12);
+	ev.offset = (uint64_t)r->id * 8;
+	ev.type = type;
+	ev.size = rec_size(r->id);
 	ev.data = data;
 	return ptd_ordered_push(o, &ev, r->ts);
+}
+
+/* ev is the record push made of arrival number id */
+static int same_record(const struct ptd_event *ev, uint32_t id)
+{
+	size_t i;
+	int good = ev->type == 99 && ev->size == rec_size(id) && ev->offset == (uint64_t)id * 8;
+
+	for (i = 12; good && i < ev->size; i++)
+		good = ev->data[i] == 0x5a;
+	return good;
 }
 
 /* pop everything up to limit into out[*n...]; 0 when a record passed it */
 static int drain(struct ptd_ordered *o, uint64_t limit, struct rec *out, size_t *n,
 		 const struct rec *by_id)
 {
-	struct ptd_event *ev;
+	const struct ptd_event *ev;
 	int within = 1;
 
 	while ((ev = ptd_ordered_pop(o, limit))) {
@@ -63,8 +87,7 @@ static int drain(struct ptd_ordered *o, uint64_t limit, struct rec *out, size_t 
 
 		memcpy(&id, ev->data + 8, sizeof(id));
 		out[(*n)++] = by_id[id];
-		within &= by_id[id].ts <= limit;
-		ptd_ordered_free(ev);
+		within &= by_id[id].ts <= limit && same_record(ev, id);
 	}
 	return within;
 }
@@ -95,7 +118,7 @@ static int check(const struct rec *in, size_t n, size_t round, const char *what)
 		qsort(got, k, sizeof(*got), by_ts), qsort(want, n, sizeof(*want), by_ts);
 	good &= k == n && !memcmp(want, got, n * sizeof(*got)) && within;
 	ok(good, "%s: %zu records out of %zu, in order%s", what, k, n,
-	   within ? "" : ", but a pop passed its limit");
+	   within ? "" : ", but a pop passed its limit or changed a record");
 	ptd_ordered_fini(&o);
 	free(want);
 	free(got);
@@ -145,8 +168,8 @@ int main(void)
 		push(&o, &r);
 	}
 	c = 0;
-	for (struct ptd_event *ev; (ev = ptd_ordered_pop(&o, 50)); c++)
-		ptd_ordered_free(ev);
+	while (ptd_ordered_pop(&o, 50))
+		c++;
 	ok(c == 5, "limit 50: the 5 records at 10 to 50 come out (%zu)", c);
 	ok(!ptd_ordered_pop(&o, 0), "limit 0: none");
 	ptd_ordered_fini(&o);   /* the other 5 are freed (leak check under ASan) */
