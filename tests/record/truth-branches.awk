@@ -46,13 +46,21 @@ $1 == "Z" { paused[$2] = 1; next }
 # through the PSB+ that follows: a new trace start only if the trace it saw
 # last had ended (at a syscall or an interrupt).
 $1 == "R" { delete lstart[$2]; delete held[$3]; if (!enabled[$3]) start[$3] = hex($4); next }
-# a decoder that starts at a snapshot's first PSB shows no trace start
+# a decoder that starts at a snapshot's first PSB shows no trace start;
+# when tracing is disabled at that PSB (ip 0: the thread is in a syscall
+# whose trace was lost), the TIP.PGE where the syscall returns (res) is one
+$1 == "Y" && $4 == "0" {
+	delete lstart[$2]; delete held[$3]
+	if ($3 in res) start[$3] = res[$3]
+	enabled[$3] = 0; next
+}
 $1 == "Y" { delete lstart[$2]; delete held[$3]; delete start[$3]; enabled[$3] = 1; next }
 $1 == "X" {
 	tid = $2; cls = $3; from = hex($4); to = hex($5); taken = $6
 	aborted = abort[tid]; delete abort[tid]
 	mark = !tx ? "" : aborted ? " a" : intx[tid] && cls <= 5 ? " x" : ""
 	if ($10 == "lost") {
+		if (cls >= 6) res[tid] = to; else delete res[tid]
 		delete held[tid]
 		if (tid in start) lstart[$8] = lstart[$8] tid " 0 " start[tid] "\n"
 		delete start[tid]

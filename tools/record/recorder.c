@@ -170,10 +170,11 @@ static int snapshot(struct ptd_recorder *r, struct stream *s, const uint8_t *p, 
 		const struct ptd_snappsb *psb = ptd_snapring_psb_at(s->ring, start);
 		char resume[64];
 
+		/* ip 0: tracing is disabled at that PSB (the thread is in a
+		 * syscall), and its trace starts at the next TIP.PGE */
 		snprintf(resume, sizeof(resume), "Y %d %d %#" PRIx64, s->queue,
-			 psb ? (int)psb->tid : 0, psb ? psb->ip : 0);
-		write_pending_upto(r, s, psb ? psb->offset : UINT64_MAX,
-				   psb && psb->enabled ? resume : NULL);
+			 psb ? (int)psb->tid : 0, psb && psb->enabled ? psb->ip : 0);
+		write_pending_upto(r, s, psb ? psb->offset : UINT64_MAX, psb ? resume : NULL);
 	}
 	rc = ptd_pdw_aux(r->pd, s->queue, cpu_of(s), r->tsc, pid, tid, start, data, n, 0, 0, err);
 	if (!rc && T(r))
