@@ -17,11 +17,7 @@
 
 struct ptd_ptq *ptd_ptq_new(void)
 {
-	struct ptd_ptq *q = calloc(1, sizeof(*q));
-
-	if (q)
-		q->noted.elsize = sizeof(struct noted);
-	return q;
+	return calloc(1, sizeof(struct ptd_ptq));
 }
 
 static void free_queues(struct ptd_ptq *q)
@@ -48,7 +44,7 @@ void ptd_ptq_free(struct ptd_ptq *q)
 	ptd_pinsn_free(q->pinsn);
 	ptd_insncache_fini(&q->insns);
 	ptd_jccruns_fini(&q->jcc);
-	ptd_vec_fini(&q->noted);
+	ptd_notelog_fini(&q->noted);
 	ptd_tstacks_fini(&q->stacks);
 	free(q->chain);
 	free(q->br);
@@ -59,7 +55,7 @@ void ptd_ptq_free(struct ptd_ptq *q)
 
 int ptd_ptq_note(struct ptd_ptq *q, const struct ptd_event *ev, struct ptd_err *err)
 {
-	struct noted *n;
+	struct ptd_noted rec = { 0 }, *n = &rec;
 	struct ptd_rec_switch sw;
 	struct ptd_rec_aux aux;
 	struct ptd_rec_itrace_start its;
@@ -68,14 +64,10 @@ int ptd_ptq_note(struct ptd_ptq *q, const struct ptd_event *ev, struct ptd_err *
 	if (ev->type >= PTD_REC_HEADER_ATTR || !(ev->sid.have & PTD_SAMPLE_TIME) ||
 	    !ev->sid.time || ev->sid.time == UINT64_MAX)
 		return 0;
-	n = ptd_vec_push(&q->noted);
-	if (!n)
-		return ptd_err_set(err, PTD_E_NOMEM, "out of memory noting records");
-	memset(n, 0, sizeof(*n));
 	n->time = ev->sid.time;
 	n->type = (uint8_t)ev->type;
 	if (ev->misc & PTD_MISC_SWITCH_OUT)
-		n->flags |= NOTED_SWITCH_OUT;
+		n->flags |= PTD_NOTED_SWITCH_OUT;
 	n->cpu = ev->sid.have & PTD_SAMPLE_CPU ? (int32_t)ev->sid.cpu : -1;
 	n->pid = ev->sid.have & PTD_SAMPLE_TID ? (int32_t)ev->sid.pid : -1;
 	n->tid = ev->sid.have & PTD_SAMPLE_TID ? (int32_t)ev->sid.tid : -1;
@@ -84,12 +76,14 @@ int ptd_ptq_note(struct ptd_ptq *q, const struct ptd_event *ev, struct ptd_err *
 		n->np_tid = sw.next_prev_tid;
 	} else if (ev->type == PTD_REC_AUX && !ptd_rec_aux(ev, &aux, NULL)) {
 		if (aux.flags & PTD_AUX_FLAG_TRUNCATED)
-			n->flags |= NOTED_AUX_TRUNCATED;
+			n->flags |= PTD_NOTED_AUX_TRUNCATED;
 	} else if (ev->type == PTD_REC_ITRACE_START && !ptd_rec_itrace_start(ev, &its, NULL)) {
 		n->np_tid = its.tid;
 	} else if (ev->type == PTD_REC_EXIT && !ptd_rec_fork(ev, &fk, NULL)) {
 		n->np_tid = fk.tid;
 	}
+	if (ptd_notelog_add(&q->noted, n))
+		return ptd_err_set(err, PTD_E_NOMEM, "out of memory noting records");
 	return 0;
 }
 
@@ -386,9 +380,9 @@ static int setup_queues(struct ptd_ptq *q, const struct pdec_params *pp, struct 
 	return 0;
 }
 
-int ptd_ptq_noted_tid(const struct ptd_ptq *q, const struct noted *n, int32_t *tid)
+int ptd_ptq_noted_tid(const struct ptd_ptq *q, const struct ptd_noted *n, int32_t *tid)
 {
-	int out = n->flags & NOTED_SWITCH_OUT;
+	int out = n->flags & PTD_NOTED_SWITCH_OUT;
 
 	if (n->type == PTD_REC_ITRACE_START) {
 		if (!q->conf.per_cpu_mmaps)
@@ -411,11 +405,11 @@ int ptd_ptq_noted_tid(const struct ptd_ptq *q, const struct noted *n, int32_t *t
 	return 1;
 }
 
-static int apply(struct ptd_ptq *q, const struct noted *n)
+static int apply(struct ptd_ptq *q, const struct ptd_noted *n)
 {
 	int32_t tid;
 
-	if (n->type == PTD_REC_AUX && (n->flags & NOTED_AUX_TRUNCATED) && q->cfg->errors)
+	if (n->type == PTD_REC_AUX && (n->flags & PTD_NOTED_AUX_TRUNCATED) && q->cfg->errors)
 		return ptd_ptq_synth_error(q, PDEC_ERR_LOST, n->cpu, n->pid, n->tid, 0, n->time, 0);
 	if (ptd_ptq_noted_tid(q, n, &tid))
 		set_current_tid(q, n->cpu, tid);
@@ -426,8 +420,8 @@ int ptd_ptq_run(struct ptd_ptq *q, struct ptd_session *s, const struct ptd_ptq_c
 		ptd_synth_fn fn, void *ctx, struct ptd_err *err)
 {
 	struct pdec_params pp;
+	struct ptd_notecur cur = { 0 };
 	int rc, first = 1;
-	size_t i;
 
 	q->s = s;
 	q->cfg = cfg;
@@ -457,8 +451,8 @@ int ptd_ptq_run(struct ptd_ptq *q, struct ptd_session *s, const struct ptd_ptq_c
 	}
 	if (!q->pinsn || (cfg->callchain && cfg->callchain_sz && !q->chain) || (q->stacks.br_sz && !q->br))
 		return ptd_err_set(err, PTD_E_NOMEM, "out of memory starting the Intel PT decoder");
-	for (i = 0; i < q->noted.len; i++) {
-		const struct noted *n = ptd_vec_at(&q->noted, i);
+	while (ptd_notelog_next(&q->noted, &cur)) {
+		const struct ptd_noted *n = &cur.n;
 		uint64_t ts = ptd_perf_time_to_tsc(n->time, &q->conf.tc);
 
 		if (ts || q->conf.timeless) {

@@ -44,7 +44,8 @@ struct ptd_ahead_q {
 	/* the thread's replay of the records (produce) */
 	_Alignas(64) enum { AT_RECORD, SETUP, RUN } phase;
 	int set_up, done;
-	size_t ev;                   /* the next record */
+	struct ptd_notecur cur;      /* the records read: the last one in cur.n, */
+	int have;                    /* not yet taken */
 	uint64_t now;                /* the maps' perf time for the walk */
 	uint64_t bound;              /* RUN: the timestamp the replay runs the queue to */
 	uint64_t timestamp;          /* the queue's timestamp as the replay moves it */
@@ -80,14 +81,14 @@ static void produce(struct ptd_ptq *q, struct ptd_ahead_q *a, struct ptd_pstate 
 {
 	struct queue *pq = a->pq;
 	const struct ptd_pstate *st;
-	const struct noted *n;
+	const struct ptd_noted *n;
 	uint64_t ts, sb;
 	int32_t tid;
 
 	for (;;) {
 		switch (a->phase) {
 		case AT_RECORD:
-			if (a->ev == q->noted.len) {
+			if (!a->have && !(a->have = ptd_notelog_next(&q->noted, &a->cur))) {
 				if (!a->set_up) {
 					a->phase = SETUP;
 					continue;
@@ -98,7 +99,7 @@ static void produce(struct ptd_ptq *q, struct ptd_ahead_q *a, struct ptd_pstate 
 				a->phase = RUN;
 				continue;
 			}
-			n = ptd_vec_at(&q->noted, a->ev);
+			n = &a->cur.n;
 			ts = ptd_perf_time_to_tsc(n->time, &q->conf.tc);
 			if (ts) {
 				a->now = n->time - 1;
@@ -116,7 +117,7 @@ static void produce(struct ptd_ptq *q, struct ptd_ahead_q *a, struct ptd_pstate 
 			a->now = n->time;
 			if (ptd_ptq_noted_tid(q, n, &tid) && n->cpu >= 0 && n->cpu == pq->cpu)
 				a->cur_tid = tid;
-			a->ev++;
+			a->have = 0;
 			continue;
 		case SETUP:
 			st = ptd_pdec_decode_to(pq->dec, 0, KERNEL_START);

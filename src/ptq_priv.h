@@ -13,23 +13,10 @@
 #include "decoders/intel-pt/pinsn.h"
 #include "insncache.h"
 #include "jccrun.h"
+#include "notelog.h"
 #include "tstack.h"
 
 #define KERNEL_START (1ULL << 63)
-
-/* A record as perf's Intel PT code sees it while processing events
- * (every record with a time is one: 32 bytes each, kept for the replay). */
-struct noted {
-	uint64_t time;
-	int32_t cpu, pid, tid;
-	uint32_t np_tid;      /* SWITCH: the next or previous thread; ITRACE_START
-	                         and EXIT: the record's thread */
-	uint8_t type;         /* the record's type (< PTD_REC_HEADER_ATTR) */
-	uint8_t flags;        /* NOTED_* */
-};
-
-#define NOTED_SWITCH_OUT 1     /* the record's misc has PTD_MISC_SWITCH_OUT */
-#define NOTED_AUX_TRUNCATED 2  /* an AUX record's flags have PTD_AUX_FLAG_TRUNCATED */
 
 /* What the decoder's callbacks see (ptq.c): the thread the walk is in,
  * the perf time of the maps, and the caches.  Serial decoding: the
@@ -89,7 +76,7 @@ struct queue {
 
 
 struct ptd_ptq {
-	struct ptd_vec noted;         /* struct noted */
+	struct ptd_notelog noted;     /* the records with a time, in order */
 	struct ptd_session *s;
 	const struct ptd_ptq_cfg *cfg;
 	ptd_synth_fn fn;
@@ -125,7 +112,7 @@ static inline uint64_t ptd_ptq_time(const struct ptd_ptq *q, uint64_t tsc)
  * of n->cpu? */
 void ptd_ptq_pid_tid(const struct ptd_ptq *q, const struct queue *pq, int32_t cur_tid,
 		     int32_t *pid, int32_t *tid);
-int ptd_ptq_noted_tid(const struct ptd_ptq *q, const struct noted *n, int32_t *tid);
+int ptd_ptq_noted_tid(const struct ptd_ptq *q, const struct ptd_noted *n, int32_t *tid);
 
 /* ptq_walk.c: the decoder's callbacks (ctx: the queue's walker); pgd_ip
  * only with address filters */

@@ -1,5 +1,5 @@
-/* vec, u64map, heap, huge-page tables: the small containers everything
- * else uses. */
+/* vec, u64map, heap, huge-page tables, the noted records' log: the small
+ * containers everything else uses. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 #include "common/hugemem.h"
 #include "common/u64map.h"
 #include "common/vec.h"
+#include "notelog.h"
 #include "tests/tap.h"
 
 /* is the page at p mapped? */
@@ -56,6 +57,67 @@ static void huge_tables(void)
 	ptd_huge_free(big, PTD_HUGE_REGION + 1);
 	ok(big && !mapped(big + PTD_HUGE_REGION), "huge tables: the larger one unmapped when freed");
 	ok(!ptd_huge_zalloc(0) && !ptd_huge_zalloc(SIZE_MAX - 4096), "huge tables: sizes 0 and near SIZE_MAX refused");
+}
+
+/* records read back as they went in: random ones (extreme values, time
+ * going back) and a run of context switches, whose size is checked */
+static void note_log(void)
+{
+	struct ptd_notelog l = { 0 };
+	struct ptd_notecur c = { 0 };
+	struct ptd_noted *in = calloc(100000, sizeof(*in));
+	size_t i, n = 0, bad = 0, sw_bytes;
+	uint64_t t = 1000;
+
+	if (!in)
+		return;
+	srand(7);
+	for (i = 0; i < 50000; i++) {
+		struct ptd_noted *r = &in[i];
+
+		r->time = i % 97 == 0 ? UINT64_MAX - (uint64_t)rand() : (uint64_t)rand() * 7919;
+		r->cpu = i % 5 == 0 ? -1 : rand() % 256;
+		r->pid = i % 7 == 0 ? INT32_MIN : i % 11 == 0 ? INT32_MAX : rand();
+		r->tid = i % 13 == 0 ? -1 : rand();
+		r->np_tid = i % 17 == 0 ? UINT32_MAX : (uint32_t)rand();
+		r->type = (uint8_t)(rand() % 64);
+		r->flags = (uint8_t)(rand() % 4);
+	}
+	for (i = 50000; i < 100000; i++) {   /* context switches on 2 CPUs */
+		struct ptd_noted *r = &in[i];
+
+		t += 1000 + (uint64_t)(rand() % 50000);
+		r->time = t;
+		r->cpu = (int32_t)(i & 1);
+		r->pid = r->tid = 5000 + (int32_t)(i % 4);
+		r->np_tid = 5000 + (uint32_t)((i + 1) % 4);
+		r->type = 15;
+		r->flags = (uint8_t)(i & 1);
+	}
+	for (i = 0; i < 100000; i++)
+		bad += (size_t)ptd_notelog_add(&l, &in[i]) != 0;
+	ok(!bad && l.count == 100000, "notelog: 100000 records added");
+	sw_bytes = l.len;
+	while (ptd_notelog_next(&l, &c)) {
+		const struct ptd_noted *a = &c.n, *b = &in[n];
+
+		bad += n >= 100000 || a->time != b->time || a->cpu != b->cpu || a->pid != b->pid ||
+		       a->tid != b->tid || a->np_tid != b->np_tid || a->type != b->type ||
+		       a->flags != b->flags;
+		if (++n > 100000)
+			break;
+	}
+	ok(!bad && n == 100000 && ptd_notelog_end(&l, &c) && !ptd_notelog_next(&l, &c),
+	   "notelog: read back as added, then the end (%zu records, %zu wrong)", n, bad);
+	/* the switches' share: from the offset the 50000th record starts at */
+	c = (struct ptd_notecur){ 0 };
+	for (i = 0; i < 50000; i++)
+		ptd_notelog_next(&l, &c);
+	sw_bytes -= c.off;
+	ok(sw_bytes <= 50000 * 12, "notelog: a context switch in at most 12 bytes (%.1f)",
+	   (double)sw_bytes / 50000);
+	ptd_notelog_fini(&l);
+	free(in);
 }
 
 int main(void)
@@ -145,5 +207,6 @@ int main(void)
 	}
 	ptd_heap_fini(&h);
 	huge_tables();
+	note_log();
 	return done_testing();
 }
