@@ -21,10 +21,8 @@ int ptd_insncache_init(struct ptd_insncache *c, unsigned bits)
 
 void ptd_insncache_fini(struct ptd_insncache *c)
 {
-	if (c->bits) {
-		ptd_huge_free(c->ent, ((size_t)1 << c->bits) * sizeof(*c->ent));
-		ptd_huge_free(c->blk, ((size_t)1 << c->bits) * sizeof(*c->blk));
-	}
+	ptd_huge_free(c->ent);
+	ptd_huge_free(c->blk);
 	c->ent = NULL;
 	c->blk = NULL;
 }

@@ -142,6 +142,6 @@ const struct ptd_jccrun *ptd_jccrun_build(struct ptd_jccruns *r, struct ptd_jccr
 
 void ptd_jccruns_fini(struct ptd_jccruns *r)
 {
-	ptd_huge_free(r->e, ((size_t)1 << PTD_JCCRUN_BITS) * sizeof(*r->e));
+	ptd_huge_free(r->e);
 	r->e = NULL;
 }

@@ -26,7 +26,6 @@ struct ptd_noted {
 struct ptd_notelog {
 	uint8_t *buf;
 	size_t len, cap;
-	size_t count;                 /* records */
 	struct ptd_noted last;        /* the last record added */
 };
 
@@ -43,11 +42,5 @@ int ptd_notelog_add(struct ptd_notelog *l, const struct ptd_noted *n);
 
 /* The record at c into c->n and c past it: 1, or 0 at the end. */
 int ptd_notelog_next(const struct ptd_notelog *l, struct ptd_notecur *c);
-
-/* c at the end: no record left to read */
-static inline int ptd_notelog_end(const struct ptd_notelog *l, const struct ptd_notecur *c)
-{
-	return c->off >= l->len;
-}
 
 #endif

@@ -18,14 +18,13 @@
 
 /* A record waits as its bytes and what its event needs besides them;
  * the event is parsed again when it comes out (ptd_event_fill).  Records
- * of up to CLASS_MAX bytes (context switches, comms, forks, maps with
- * their names) are copied into blocks of one of two sizes, which the
+ * that fit a block of 128 or 256 bytes (context switches, comms, forks,
+ * maps with their names: class_data) are copied into one, which the
  * queue keeps for the next records when they are released (up to
- * MAX_SPARE of each) instead of freeing them: malloc and free of a few
- * hundred bytes cost more than the rest of a record's way through the
- * queue. */
+ * MAX_SPARE of each size) instead of freeing it: malloc and free of a
+ * few hundred bytes cost more than the rest of a record's way through
+ * the queue. */
 #define NCLASS PTD_ORDERED_CLASSES
-#define CLASS_MAX 232
 #define MAX_SPARE 4096
 
 struct queued {

@@ -83,11 +83,10 @@ void *ptd_huge_zalloc(size_t size)
 	return p;
 }
 
-void ptd_huge_free(void *p, size_t size)
+void ptd_huge_free(void *p)
 {
 	struct region **rp, *r;
 
-	(void)size;
 	if (!p)
 		return;
 	pthread_mutex_lock(&lock);

@@ -21,8 +21,8 @@
  * safe. */
 void *ptd_huge_zalloc(size_t size);
 
-/* Free what ptd_huge_zalloc(size) returned (NULL: nothing).  A region's
+/* Free what ptd_huge_zalloc returned (NULL: nothing).  A region's
  * memory goes back to the system when all of its tables are freed. */
-void ptd_huge_free(void *p, size_t size);
+void ptd_huge_free(void *p);
 
 #endif
