@@ -106,12 +106,14 @@ WORKLOADS="W1 W2 W3 W4 W5"
 EXPORT_WORKLOADS="W2 W5"
 SERIES_W=W2 SERIES_SCALES="4 16" SERIES_MODES="i100us b"
 # -j: W5 (two queues) twelve times longer (past the 8 MiB of trace from
-# which the default uses threads), ptdecode alone
+# which the default uses threads), ptdecode alone; and W2 x16 (one queue,
+# split in two: src/ptq_split.h) in the modes where it is
 JOBS_W=W5 JOBS_SCALE=12 JOBS_MODES="i100us e b"
+SPLIT_W=W2 SPLIT_SCALE=16 SPLIT_MODES="i100us e"
 if [ -n "$SMOKE" ]; then
 	# the scripts' plumbing on tiny recordings; W3 (ptrace) and i0ns take long
 	SERIES_SCALES="" WORKLOADS="W1 W2 W4 W5" MODES="i100us b e$EXPORT_MODE" EXPORT_WORKLOADS=W2
-	JOBS_SCALE=1 JOBS_MODES=i100us
+	JOBS_SCALE=1 JOBS_MODES=i100us SPLIT_SCALE=1 SPLIT_MODES=i100us
 fi
 t_start=$(date +%s)
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -126,10 +128,13 @@ for s in $SERIES_SCALES; do
 	say "recording $SERIES_W x$s"
 	record_workload "$SERIES_W" "$s" "$WORK"
 done
-if [ ! -f "$WORK/$JOBS_W-x$JOBS_SCALE.data" ]; then
-	say "recording $JOBS_W x$JOBS_SCALE"
-	record_workload "$JOBS_W" "$JOBS_SCALE" "$WORK"
-fi
+for ws in "$JOBS_W $JOBS_SCALE" "$SPLIT_W $SPLIT_SCALE"; do
+	set -- $ws
+	if [ ! -f "$WORK/$1-x$2.data" ]; then
+		say "recording $1 x$2"
+		record_workload "$1" "$2" "$WORK"
+	fi
+done
 : > "$OUT/check.tsv"
 : > "$OUT/times.tsv"
 for w in $WORKLOADS; do
@@ -157,6 +162,10 @@ for m in $JOBS_MODES; do
 	say "$JOBS_W x$JOBS_SCALE --itrace=$m: -j 1 to -j $(nproc), and without -j"
 	time_jobs "$JOBS_W-x$JOBS_SCALE" "$m" "$WORK/$JOBS_W-x$JOBS_SCALE.data" "$RUNS"
 done
+for m in $SPLIT_MODES; do
+	say "$SPLIT_W x$SPLIT_SCALE --itrace=$m: -j 1 to -j $(nproc), and without -j"
+	time_jobs "$SPLIT_W-x$SPLIT_SCALE" "$m" "$WORK/$SPLIT_W-x$SPLIT_SCALE.data" "$RUNS"
+done
 if [ -n "$PROFILE" ]; then
 	say "profiling ptdecode"
 	. "$BENCH_DIR/profile.sh"
@@ -170,6 +179,7 @@ RUN_DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
 cat > "$OUT/meta" <<META
 SMOKE='$SMOKE' RUNS='$RUNS' REV='$REV' t_start='$t_start' t_end='$t_end'
 PTDECODE='$PTDECODE' MODES='$MODES' SERIES_W='$SERIES_W' JOBS_W='$JOBS_W' JOBS_SCALE='$JOBS_SCALE'
+SPLIT_W='$SPLIT_W' SPLIT_SCALE='$SPLIT_SCALE'
 LOAD_START='$LOAD_START' LOAD_END='$LOAD_END' RUN_DATE='$RUN_DATE'
 META
 say "writing $DEST"

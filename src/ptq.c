@@ -348,6 +348,8 @@ static int setup_queues(struct ptd_ptq *q, const struct pdec_params *pp, struct 
 		pq->dec = ptd_pdec_new(&p);
 		if (!pq->dec)
 			return ptd_err_set(err, PTD_E_NOMEM, "setting up the Intel PT queues: out of memory");
+		if (q->skip_branches)   /* no power events: PSBs make no sample either */
+			ptd_pdec_skip_psb(pq->dec);
 	}
 	if (ptd_ahead_start(q))
 		return ptd_err_set(err, PTD_E_NOMEM, "starting the decode-ahead threads: out of memory");

@@ -102,6 +102,9 @@ struct ptd_ptq_cfg {
 	unsigned cpu_bitmap_bits;
 	unsigned jobs;              /* -j: threads decoding ahead (1: none; 0: as many as
 	                               online CPUs, where they pay: ptq_ahead.h) */
+	int no_cycles;              /* nothing reads the samples' cycle counts (no IPC
+	                               field, JSON or export): a queue decoded on two
+	                               threads need not count them alike (ptq_split.h) */
 };
 
 struct ptd_ptq;

@@ -6,7 +6,8 @@
  * the state after the chunk's last (the state it holds stays valid until
  * then).  The lock is taken once per chunk, and a side that waits is
  * woken only when BATCH chunks are ready for it. */
-#include "ptq_ahead.h"
+#include "ptq_ahead_priv.h"
+#include "ptq_split.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -19,65 +20,7 @@
 #include "machine.h"
 #include "tsc.h"
 
-#define CHUNK 256
-#define CHUNKS 8
-/* A sleeping side is woken when BATCH chunks wait for it (or the stream
- * ended): waking a thread costs more than handing over a few states. */
-#define BATCH 4
-
-struct worker;
-
-/* In three parts, each on cache lines of its own: the replay's, the
- * shared one (under wk->mu), the thread's. */
-struct ptd_ahead_q {
-	struct queue *pq;
-	struct worker *wk;
-	struct ptd_pstate *ring;     /* CHUNKS * CHUNK states */
-	unsigned pos;                /* the replay's: the next state of chunk freed % CHUNKS */
-	int holding;                 /* reading that chunk */
-	const struct ptd_pstate *pending;  /* stopped before it (ptd_ahead_skipped) */
-	unsigned skip_i;             /* its skipped timestamps taken */
-	_Alignas(64) unsigned n[CHUNKS];   /* states in each chunk handed over */
-	uint64_t full, freed;        /* chunks handed over, and given back */
-	int ended;                   /* the last chunk (its state PDEC_ERR_NODATA) is handed over */
-	int waiting;                 /* the replay waits for chunks */
-	/* the thread's replay of the records (produce) */
-	_Alignas(64) enum { AT_RECORD, SETUP, RUN } phase;
-	int set_up, done;
-	struct ptd_notecur cur;      /* the records read: the last one in cur.n, */
-	int have;                    /* not yet taken */
-	uint64_t now;                /* the maps' perf time for the walk */
-	uint64_t bound;              /* RUN: the timestamp the replay runs the queue to */
-	uint64_t timestamp;          /* the queue's timestamp as the replay moves it */
-	int32_t cur_tid;             /* the current thread of the queue's CPU */
-};
-
-struct worker {               /* on cache lines of its own */
-	_Alignas(64) struct ptd_ptq *q;
-	pthread_t th;
-	int started, go, stop;
-	int waiting;                 /* the thread waits for space */
-	pthread_mutex_t mu;
-	pthread_cond_t data, space;
-	struct ptd_ahead_q **qs;
-	size_t nq, next;
-	struct ptd_pinsn *pinsn;     /* the walker's caches, for the thread's queues */
-	struct ptd_insncache insns;
-	struct ptd_jccruns jcc;
-};
-
-struct ptd_ahead {
-	struct worker *w;
-	size_t nw;
-	struct ptd_ahead_q *qs;     /* aligned to 64 */
-	struct ptd_ahead_q **order; /* qs by worker */
-	size_t nq;
-};
-
-/* The queue's next state into *out, as the replay would have the decoder
- * make it (ptq.c: ptd_ptq_run, setup_queues, process_queues and
- * run_decoder, for this queue alone). */
-static void produce(struct ptd_ptq *q, struct ptd_ahead_q *a, struct ptd_pstate *out)
+void ptd_ahead_produce(struct ptd_ptq *q, struct ptd_ahead_q *a, struct ptd_pstate *out)
 {
 	struct queue *pq = a->pq;
 	const struct ptd_pstate *st;
@@ -167,7 +110,7 @@ static void *worker_main(void *arg)
 
 			if (x->ended) {
 				ended++;
-			} else if (x->full - x->freed < CHUNKS) {
+			} else if (x->full - x->freed < x->chunks) {
 				a = x;
 				wk->next = (wk->next + i + 1) % wk->nq;
 				break;
@@ -181,10 +124,13 @@ static void *worker_main(void *arg)
 			wk->waiting = 0;
 			continue;
 		}
-		c = (unsigned)(a->full % CHUNKS);
+		c = (unsigned)(a->full % a->chunks);
 		pthread_mutex_unlock(&wk->mu);
-		for (k = 0; k < CHUNK && !a->done; k++)
-			produce(wk->q, a, &a->ring[c * CHUNK + k]);
+		for (k = 0; k < CHUNK && !a->done; k++) {
+			ptd_ahead_produce(wk->q, a, &a->ring[c * CHUNK + k]);
+			if (a->split)
+				ptd_split_after(a->split, a, &a->ring[c * CHUNK + k]);
+		}
 		pthread_mutex_lock(&wk->mu);
 		a->n[c] = k;
 		a->full++;
@@ -212,24 +158,18 @@ int ptd_ahead_skipped(struct ptd_ahead_q *a, const struct ptd_pstate *st, uint64
 	return 0;
 }
 
-const struct ptd_pstate *ptd_ahead_next(struct ptd_ahead_q *a)
+struct ptd_pstate *ptd_ahead_ring_next(struct ptd_ahead_q *a)
 {
-	static const struct ptd_pstate nodata = { .err = PDEC_ERR_NODATA };
 	struct worker *wk = a->wk;
-	const struct ptd_pstate *st;
 
-	if ((st = a->pending)) {
-		a->pending = NULL;
-		return st;
-	}
-	if (a->holding && a->pos < a->n[a->freed % CHUNKS]) {
-		return &a->ring[(a->freed % CHUNKS) * CHUNK + a->pos++];
+	if (a->holding && a->pos < a->n[a->freed % a->chunks]) {
+		return &a->ring[(a->freed % a->chunks) * CHUNK + a->pos++];
 	}
 	pthread_mutex_lock(&wk->mu);
 	if (a->holding) {
 		a->holding = 0;
 		a->freed++;
-		if (wk->waiting && CHUNKS - (a->full - a->freed) >= BATCH)
+		if (wk->waiting && a->chunks - (a->full - a->freed) >= BATCH)
 			pthread_cond_signal(&wk->space);
 	}
 	if (a->full == a->freed && !a->ended) {
@@ -242,12 +182,25 @@ const struct ptd_pstate *ptd_ahead_next(struct ptd_ahead_q *a)
 	}
 	if (a->full == a->freed) {
 		pthread_mutex_unlock(&wk->mu);
-		return &nodata;
+		return NULL;
 	}
 	a->holding = 1;
 	a->pos = 0;
 	pthread_mutex_unlock(&wk->mu);
-	return &a->ring[(a->freed % CHUNKS) * CHUNK + a->pos++];
+	return &a->ring[(a->freed % a->chunks) * CHUNK + a->pos++];
+}
+
+const struct ptd_pstate *ptd_ahead_next(struct ptd_ahead_q *a)
+{
+	static const struct ptd_pstate nodata = { .err = PDEC_ERR_NODATA };
+	const struct ptd_pstate *st;
+
+	if ((st = a->pending)) {
+		a->pending = NULL;
+		return st;
+	}
+	st = a->split ? ptd_split_next(a->split) : ptd_ahead_ring_next(a);
+	return st ? st : &nodata;
 }
 
 /* Can every map's file be read?  (Loads them all.) */
@@ -291,6 +244,7 @@ static void free_ahead(struct ptd_ptq *q)
 			ah->qs[i].pq->ahead = NULL;
 		free(ah->qs[i].ring);
 	}
+	ptd_split_free(ah->split);
 	free(ah->w);
 	free(ah->qs);
 	free(ah->order);
@@ -312,6 +266,8 @@ static void signal_all(struct ptd_ahead *ah, int go)
 		pthread_cond_broadcast(&ah->w[i].space);
 		pthread_mutex_unlock(&ah->w[i].mu);
 	}
+	if (!go)
+		ptd_split_stop(ah->split);
 	for (i = 0; !go && i < ah->nw; i++)
 		if (ah->w[i].started)
 			pthread_join(ah->w[i].th, NULL);
@@ -345,9 +301,26 @@ static unsigned online_cpus(void)
 	return n > 1 ? (unsigned)(n < 1024 ? n : 1024) : 1;
 }
 
+/* a, decoding pq on wk's thread, its ring of chunks chunks: 0 or -1 */
+static int set_up_queue(const struct ptd_ptq *q, struct ptd_ahead_q *a, struct queue *pq,
+			struct worker *wk, unsigned chunks)
+{
+	a->pq = pq;
+	a->wk = wk;
+	wk->nq++;
+	a->cur_tid = -1;
+	a->now = q->now;
+	a->phase = AT_RECORD;
+	a->chunks = chunks;
+	a->ring = malloc(sizeof(*a->ring) * CHUNK * chunks);
+	return a->ring ? 0 : -1;
+}
+
 int ptd_ahead_start(struct ptd_ptq *q)
 {
 	struct ptd_ahead *ah;
+	struct ptd_split *sp = NULL;
+	struct queue *only = NULL;
 	unsigned jobs = q->cfg->jobs ? q->cfg->jobs : online_cpus();
 	uint64_t bytes = 0;
 	size_t i, j, nq = 0;
@@ -360,6 +333,7 @@ int ptd_ahead_start(struct ptd_ptq *q)
 		if (!q->queues[i].dec)
 			continue;
 		nq++;
+		only = &q->queues[i];
 		for (j = 0; j < aq->chunks.len; j++)
 			bytes += ((const struct ptd_aux_chunk *)ptd_vec_at(&aq->chunks, j))->size;
 	}
@@ -367,17 +341,23 @@ int ptd_ahead_start(struct ptd_ptq *q)
 		return 0;
 	/* by default only where it pays (doc/performance.md): the states of
 	 * plain branches stay with the threads, and there are queues to
-	 * decode side by side and enough trace for the start-up */
-	if (!q->cfg->jobs && (!q->skip_branches || nq < 2 || bytes < PTD_AHEAD_AUTO_BYTES))
+	 * decode side by side (or one to split) and enough trace for the
+	 * start-up */
+	if (!q->cfg->jobs && nq > 1 && (!q->skip_branches || bytes < PTD_AHEAD_AUTO_BYTES))
 		return 0;
 	if (!maps_readable(q))
 		return 0;
-	if (getenv("PTDECODE_DEBUG_JOBS"))
-		fprintf(stderr, "ptdecode: decoding %zu queues ahead on %zu threads\n", nq,
-			(size_t)(jobs < nq ? jobs : nq));
-	if (!(ah = calloc(1, sizeof(*ah))))
+	/* one queue: on two threads, where it can be split */
+	if (nq == 1 && !(sp = ptd_split_new(q, only, q->cfg->jobs != 0)) && !q->cfg->jobs)
+		return 0;
+	if (!(ah = calloc(1, sizeof(*ah)))) {
+		ptd_split_free(sp);
 		return -1;
+	}
 	q->ahead = ah;
+	ah->split = sp;
+	if (sp)
+		nq++;   /* the second part */
 	ah->nw = jobs < nq ? jobs : nq;
 	ah->w = aligned_alloc(64, ah->nw * sizeof(*ah->w));
 	if (ah->w)
@@ -392,6 +372,9 @@ int ptd_ahead_start(struct ptd_ptq *q)
 		return -1;
 	}
 	ah->nq = nq;
+	if (getenv("PTDECODE_DEBUG_JOBS"))
+		fprintf(stderr, "ptdecode: decoding %zu queues ahead on %zu threads\n",
+			nq - (sp != NULL), ah->nw);
 	for (i = 0; i < ah->nw; i++) {
 		struct worker *wk = &ah->w[i];
 
@@ -400,7 +383,8 @@ int ptd_ahead_start(struct ptd_ptq *q)
 		pthread_cond_init(&wk->data, NULL);
 		pthread_cond_init(&wk->space, NULL);
 		wk->pinsn = ptd_pinsn_new();
-		if (!wk->pinsn || ptd_insncache_init(&wk->insns, 15)) {
+		/* a split queue's first part walks with the replay's caches */
+		if (!wk->pinsn || (!(sp && !i) && ptd_insncache_init(&wk->insns, 15))) {
 			ah->nw = i + 1;
 			free_ahead(q);
 			return -1;
@@ -413,17 +397,22 @@ int ptd_ahead_start(struct ptd_ptq *q)
 
 		if (!pq->dec)
 			continue;
-		a->pq = pq;
-		a->wk = &ah->w[j % ah->nw];
-		a->wk->nq++;
-		a->cur_tid = -1;
-		a->now = q->now;
-		a->phase = AT_RECORD;
-		if (!(a->ring = malloc(sizeof(*a->ring) * CHUNK * CHUNKS))) {
+		if (set_up_queue(q, a, pq, &ah->w[j % ah->nw], CHUNKS)) {
 			free_ahead(q);
 			return -1;
 		}
 		j++;
+	}
+	if (sp) {   /* the second part, on a thread of its own */
+		struct ptd_ahead_q *a = &ah->qs[j];
+
+		if (set_up_queue(q, a, ptd_split_queue(sp), &ah->w[j % ah->nw], SPLIT_CHUNKS)) {
+			free_ahead(q);
+			return -1;
+		}
+		a->split = sp;
+		ah->qs[0].split = sp;
+		ptd_split_parts(sp, &ah->qs[0], a);
 	}
 	for (i = 0, j = 0; i < ah->nw; i++) {
 		size_t k;
@@ -438,9 +427,11 @@ int ptd_ahead_start(struct ptd_ptq *q)
 		struct queue *pq = a->pq;
 
 		pq->w.now = &a->now;
-		pq->w.pinsn = a->wk->pinsn;
-		pq->w.insns = &a->wk->insns;
-		pq->w.jcc = &a->wk->jcc;
+		if (!sp || i) {
+			pq->w.pinsn = a->wk->pinsn;
+			pq->w.insns = &a->wk->insns;
+			pq->w.jcc = &a->wk->jcc;
+		}   /* else the replay's, which it does not use meanwhile */
 		pq->ahead = a;
 	}
 	for (i = 0; i < ah->nw; i++) {
@@ -451,8 +442,10 @@ int ptd_ahead_start(struct ptd_ptq *q)
 		ah->w[i].started = 1;
 	}
 	/* every thread runs (waiting for the go): the decoders list what
-	 * they skip from now on, for ptd_ahead_skipped */
-	for (i = 0; i < nq; i++)
+	 * they skip from now on, for ptd_ahead_skipped; not for one queue,
+	 * which the replay runs to the next record's time as the thread
+	 * does (no other queue's timestamp comes first) */
+	for (i = 0; i < nq && !sp; i++)
 		ptd_pdec_list_skipped(ah->qs[i].pq->dec);
 	signal_all(ah, 1);
 	return 0;

@@ -18,11 +18,12 @@
  * Without -j, threads (one per online CPU) are used only where they
  * were measured to pay (doc/performance.md): modes where plain branch
  * states stay with the threads (no b, c, r, call stacks, last branches or
- * power events), two queues or more, and PTD_AHEAD_AUTO_BYTES of trace.
- * Handing every branch state from one core to another costs more than
- * the decoding it moves.  With -j N (N > 1) the threads are used
- * whenever they can be.  The environment variable PTDECODE_DEBUG_JOBS
- * makes ptdecode say when it decodes ahead.
+ * power events), two queues or more, and PTD_AHEAD_AUTO_BYTES of trace,
+ * or one queue of PTD_SPLIT_AUTO_BYTES, decoded on two threads
+ * (ptq_split.h).  Handing every branch state from one core to another
+ * costs more than the decoding it moves.  With -j N (N > 1) the threads
+ * are used whenever they can be.  The environment variable
+ * PTDECODE_DEBUG_JOBS makes ptdecode say when it decodes ahead.
  *
  * Serial decoding is kept (no threads) for -j 1, timeless decoding,
  * --time (fast-forwarding depends on the replay), more than

@@ -677,6 +677,10 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	cfg.ranges = r.ranges;
 	cfg.nranges = r.nranges;
 	cfg.files = r.files;
+	cfg.no_cycles = !o->json && !o->export_kind;
+	for (i = 0; i < PTD_SCRIPT_OT_MAX; i++)
+		if (r.ps.out[i].fields & PTD_SCRIPT_IPC)
+			cfg.no_cycles = 0;
 	if ((r.ps.out[PTD_SCRIPT_OT_HW].fields & PTD_SCRIPT_DISASM) && !(r.dis = ptd_disasm_new())) {
 		fprintf(stderr, "ptdecode: out of memory\n");
 		goto out;

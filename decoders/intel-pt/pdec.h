@@ -224,9 +224,46 @@ const struct ptd_pstate *ptd_pdec_decode_to(struct ptd_pdec *d, uint64_t bound,
  * its bound. */
 void ptd_pdec_list_skipped(struct ptd_pdec *d);
 
+/* From now on, ptd_pdec_decode_to() skips the states that report a PSB
+ * and nothing else (type PDEC_PSB_EVT) as it skips plain branches: for
+ * a consumer that makes nothing of either. */
+void ptd_pdec_skip_psb(struct ptd_pdec *d);
+
 /* perf's intel_pt_fast_forward: move on to the last PSB whose TSC is
  * before timestamp (nothing without a lookahead callback).  Returns 0 or
  * a negative errno. */
 int ptd_pdec_fast_forward(struct ptd_pdec *d, uint64_t timestamp);
+
+/* Decoding one trace on two threads (src/ptq_split.c): a second decoder
+ * starts at a later piece, and its states are taken from where its
+ * whole state is the first decoder's (decoders/intel-pt/pdec_same.c). */
+/* A new decoder with d's parameters but ctx. */
+struct ptd_pdec *ptd_pdec_new_like(const struct ptd_pdec *d, void *ctx);
+/* d (not yet decoding) continues a trace: its stream positions count
+ * from pos, and the first piece it takes keeps trace number trace_nr. */
+void ptd_pdec_continue_at(struct ptd_pdec *d, uint64_t pos, uint64_t trace_nr);
+/* A copy of d's state, for ptd_pdec_same (free with ptd_pdec_free). */
+struct ptd_pdec *ptd_pdec_snapshot(const struct ptd_pdec *d);
+/* Will a and b (or snapshots of them), given the same trace from their
+ * position on and the same calls, give the same states but for the
+ * counts of instructions and cycles (tot_insn_cnt; tot_cyc_cnt and
+ * cycles), a's larger by *insn_delta and *cyc_delta?  Compared: all of
+ * the state that decoding and the states depend on, the counts of cycles
+ * only with cycles (without, they may differ; once both have seen CYC
+ * packets they are counted from them, else estimated from the time);
+ * not: where the pieces are in memory, the last call's list of skipped
+ * timestamps, when to try runs of TNT bits again (which changes no
+ * state), and the references of the time of CYC packets and (with
+ * cycles) of the estimate of cycles: *loose says which of those differ
+ * (PDEC_LOOSE_*), and then the states are the same only as long as
+ * ptd_pdec_loose_reads() of those does not change. */
+enum { PDEC_LOOSE_CYC = 1, PDEC_LOOSE_EST = 2 };
+bool ptd_pdec_same(const struct ptd_pdec *a, const struct ptd_pdec *b, bool cycles,
+		   uint64_t *insn_delta, uint64_t *cyc_delta, unsigned *loose);
+/* The reads of the references of one PDEC_LOOSE_*: CYC packets
+ * (PDEC_LOOSE_CYC), MTCs and TMAs before any CYC (PDEC_LOOSE_EST). */
+uint64_t ptd_pdec_loose_reads(const struct ptd_pdec *d, unsigned which);
+/* The stream position of d's current packet. */
+uint64_t ptd_pdec_pos(const struct ptd_pdec *d);
 
 #endif

@@ -294,7 +294,8 @@ int pdec_get_data(struct ptd_pdec *d, bool reposition)
 	if (!b.consecutive || reposition) {
 		pdec_reposition(d);
 		d->ref_timestamp = b.ref_timestamp;
-		d->state.trace_nr = b.trace_nr;
+		d->state.trace_nr = d->first_trace_nr ? d->first_trace_nr : b.trace_nr;
+		d->first_trace_nr = 0;
 		return -ENOLINK;
 	}
 	return 0;

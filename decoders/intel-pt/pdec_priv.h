@@ -51,6 +51,7 @@ struct ptd_pdec {
 	size_t pkt_step;                /* bytes to the next packet */
 	struct pt_packet_decoder *pk;   /* libipt's, over buf */
 	uint64_t pos;                   /* stream position of the current packet */
+	uint64_t first_trace_nr;        /* ptd_pdec_continue_at: the first new trace's number */
 	uint64_t buf_timestamp;
 	uint64_t ref_timestamp;
 	struct pdec_pkt packet, tnt, fup_tx_pkt;
@@ -95,6 +96,11 @@ struct ptd_pdec {
 	uint64_t cyc_ref_timestamp, cycle_cnt, tot_cyc_cnt, sample_tot_cyc_cnt;
 	uint64_t cyc_cnt_timestamp, base_cyc_cnt;
 	bool have_cyc, sample_cyc, mtc_insn;
+	/* reads of the references that ptd_pdec_same() lets differ: of the
+	 * time of CYC packets (cyc_ref_timestamp, cycle_cnt, calc_cyc_to_tsc
+	 * and whether there is one) at a CYC, of the cycle estimate
+	 * (cyc_cnt_timestamp, base_cyc_cnt) at an MTC or TMA before any CYC */
+	uint64_t cyc_reads, est_reads;
 
 	/* instruction counts and periods */
 	uint64_t tot_insn_cnt, period_insn_cnt;
@@ -105,6 +111,7 @@ struct ptd_pdec {
 	 * runs of conditional branches (pdec_jcc_run) */
 	uint64_t skip_bound, skip_kernel_start, skipped_timestamp;
 	int list_skipped;                 /* ptd_pdec_list_skipped() */
+	int skip_psb;                     /* ptd_pdec_skip_psb() */
 	unsigned n_skipped_ts;
 	uint64_t skipped_ts[PDEC_SKIPPED_TS];
 	unsigned jcc_wait, jcc_backoff;   /* attempts to let go by, after runs too short */

@@ -107,6 +107,7 @@ static void mtc_cyc_cnt_upd(struct ptd_pdec *d)
 	if (d->have_cyc)
 		return;
 	d->sample_cyc = true;
+	d->est_reads++;
 	if (!d->pge || d->timestamp <= d->cyc_cnt_timestamp)
 		return;
 	delta = d->timestamp - d->cyc_cnt_timestamp;
@@ -311,6 +312,7 @@ void pdec_calc_cyc_timestamp(struct ptd_pdec *d)
 {
 	uint64_t timestamp = d->cyc_ref_timestamp;
 
+	d->cyc_reads++;
 	d->have_cyc = true;
 	d->cycle_cnt += d->packet.payload;
 	if (d->pge)

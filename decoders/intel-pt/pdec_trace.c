@@ -526,7 +526,8 @@ const struct ptd_pstate *ptd_pdec_decode_to(struct ptd_pdec *d, uint64_t bound,
 	d->n_skipped_ts = 0;
 	for (;;) {
 		decode_one(d);
-		if (d->state.type != PDEC_BRANCH || d->state.err ||
+		if ((d->state.type != PDEC_BRANCH &&
+		     !(d->skip_psb && d->state.type == PDEC_PSB_EVT)) || d->state.err ||
 		    d->state.timestamp >= d->skip_bound ||
 		    ptd_pdec_to_user(d->state.from_ip, d->state.to_ip, kernel_start))
 			break;
@@ -544,6 +545,11 @@ const struct ptd_pstate *ptd_pdec_decode_to(struct ptd_pdec *d, uint64_t bound,
 void ptd_pdec_list_skipped(struct ptd_pdec *d)
 {
 	d->list_skipped = 1;
+}
+
+void ptd_pdec_skip_psb(struct ptd_pdec *d)
+{
+	d->skip_psb = 1;
 }
 
 const struct ptd_pstate *ptd_pdec_decode(struct ptd_pdec *d)
