@@ -104,9 +104,12 @@ struct ptd_split *ptd_split_new(struct ptd_ptq *q, struct queue *pq, int explici
 	size_t k;
 
 	/* an instruction period counts from the last sample, which the
-	 * second part cannot know (but for a period of 1) */
+	 * second part cannot know; and with a period of 1 (i0ns, i1i) every
+	 * instruction is a state, which the second part's first states do
+	 * not get past its first PSB, and which cost more to hand over
+	 * than to decode (doc/performance.md) */
 	if (q->conf.snapshot || !q->skip_branches ||
-	    (q->cfg->instructions && q->cfg->period_type == 1 && q->cfg->period > 1))
+	    (q->cfg->instructions && (q->cfg->period_type == 1 || !q->cfg->period)))
 		return NULL;
 	k = split_point(pq, explicit ? 0 : PTD_SPLIT_AUTO_BYTES, &pos, &trace_nr);
 	if (!k || !(sp = calloc(1, sizeof(*sp))))

@@ -16,7 +16,8 @@
  * snapshots (whose chunks overlap), in modes where plain branch states
  * stay with the threads (q->skip_branches) and not with instruction
  * periods (counted from the last sample, which the second part cannot
- * know), and, without -j N, for PTD_SPLIT_AUTO_BYTES of trace or more.  PTDECODE_DEBUG_JOBS makes
+ * know; i0ns is one too), and, without -j N, for PTD_SPLIT_AUTO_BYTES of
+ * trace or more.  PTDECODE_DEBUG_JOBS makes
  * ptdecode say where the second part was taken; PTDECODE_DEBUG_SPLIT_SERIAL=N
  * makes the replay go back to the first part's decoder at the second
  * part's Nth state, as where the second part's decoder read a reference
