@@ -39,8 +39,8 @@ struct ptd_split {
 	/* the first part's thread */
 	unsigned ci;                 /* the first snapshot at or after its position */
 	int outcome;                 /* UNDECIDED, TAKEN, DROPPED: the first part's
-	                                thread decides, the replay reads it once the
-	                                first part's states ended */
+	                                thread decides (under mu), the replay reads it
+	                                once the first part's states ended */
 	uint64_t taken_idx, taken_pos, insn_delta, cyc_delta;
 	unsigned loose;              /* taken with references that differ
 	                                (PDEC_LOOSE_*): valid while the second
@@ -170,7 +170,8 @@ static void free_snaps(struct ptd_split *sp)
 }
 
 /* The second part's thread: its state after a state, while snapshots
- * are wanted; it stops when the first part does not need it. */
+ * are wanted (until the first part decides); it stops when the first
+ * part does not need it. */
 static void second_made(struct ptd_split *sp, struct ptd_ahead_q *a, const struct ptd_pstate *st)
 {
 	struct snap *s;
@@ -184,7 +185,7 @@ static void second_made(struct ptd_split *sp, struct ptd_ahead_q *a, const struc
 	} else if (st->err == PDEC_ERR_NODATA || a->done) {
 		sp->second_ended = 1;
 		pthread_cond_broadcast(&sp->more);
-	} else if (sp->n < SPLIT_SNAPS) {
+	} else if (sp->n < SPLIT_SNAPS && sp->outcome == UNDECIDED) {
 		s = &sp->snaps[sp->n];
 		s->dec = ptd_pdec_snapshot(a->pq->dec);
 		if (s->dec) {
