@@ -384,7 +384,7 @@ int ptd_ahead_start(struct ptd_ptq *q)
 		pthread_cond_init(&wk->space, NULL);
 		wk->pinsn = ptd_pinsn_new();
 		/* a split queue's first part walks with the replay's caches */
-		if (!wk->pinsn || (!(sp && !i) && ptd_insncache_init(&wk->insns, 15))) {
+		if (!wk->pinsn || ((!sp || i) && ptd_insncache_init(&wk->insns, 15))) {
 			ah->nw = i + 1;
 			free_ahead(q);
 			return -1;
@@ -410,8 +410,6 @@ int ptd_ahead_start(struct ptd_ptq *q)
 			free_ahead(q);
 			return -1;
 		}
-		a->split = sp;
-		ah->qs[0].split = sp;
 		ptd_split_parts(sp, &ah->qs[0], a);
 	}
 	for (i = 0, j = 0; i < ah->nw; i++) {

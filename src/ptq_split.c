@@ -13,13 +13,11 @@
  * that of its thread's replay of the records (struct ptd_ahead_q). */
 struct snap {
 	uint64_t idx;                /* the states the second part made, this one included */
-	uint64_t pos;                /* the decoder's stream position */
-	struct ptd_pdec *dec;
+	struct ptd_pdec *dec;        /* its decoder (the position, the loose reads) */
 	int phase, set_up, have;
 	size_t cur_off;
 	uint64_t now, bound, timestamp;
 	int32_t cur_tid, pid, tid;
-	uint64_t cyc_reads, est_reads;   /* ptd_pdec_loose_reads() */
 };
 
 enum { UNDECIDED, TAKEN, DROPPED };
@@ -157,6 +155,7 @@ void ptd_split_parts(struct ptd_split *sp, struct ptd_ahead_q *first, struct ptd
 {
 	sp->first = first;
 	sp->second = second;
+	first->split = second->split = sp;
 }
 
 static void free_snaps(struct ptd_split *sp)
@@ -190,7 +189,6 @@ static void second_made(struct ptd_split *sp, struct ptd_ahead_q *a, const struc
 		s->dec = ptd_pdec_snapshot(a->pq->dec);
 		if (s->dec) {
 			s->idx = sp->made;
-			s->pos = ptd_pdec_pos(a->pq->dec);
 			s->phase = (int)a->phase;
 			s->set_up = a->set_up;
 			s->have = a->have;
@@ -201,8 +199,6 @@ static void second_made(struct ptd_split *sp, struct ptd_ahead_q *a, const struc
 			s->cur_tid = a->cur_tid;
 			s->pid = a->pq->w.pid;
 			s->tid = a->pq->w.tid;
-			s->cyc_reads = ptd_pdec_loose_reads(a->pq->dec, PDEC_LOOSE_CYC);
-			s->est_reads = ptd_pdec_loose_reads(a->pq->dec, PDEC_LOOSE_EST);
 			sp->n++;
 		} else {
 			sp->second_ended = 1;   /* out of memory: no more snapshots */
@@ -250,7 +246,7 @@ static void first_made(struct ptd_split *sp, struct ptd_ahead_q *a, const struct
 		goto out;
 	}
 	for (;;) {
-		while (sp->ci < sp->n && sp->snaps[sp->ci].pos < pos)
+		while (sp->ci < sp->n && ptd_pdec_pos(sp->snaps[sp->ci].dec) < pos)
 			sp->ci++;
 		if (sp->ci < sp->n)
 			break;
@@ -260,12 +256,12 @@ static void first_made(struct ptd_split *sp, struct ptd_ahead_q *a, const struct
 		}
 		pthread_cond_wait(&sp->more, &sp->mu);
 	}
-	for (i = sp->ci; i < sp->n && sp->snaps[i].pos == pos; i++) {
+	for (i = sp->ci; i < sp->n && ptd_pdec_pos(sp->snaps[i].dec) == pos; i++) {
 		if (same(sp, a, &sp->snaps[i])) {
 			sp->taken_idx = sp->snaps[i].idx;
 			sp->taken_pos = pos;
-			sp->taken_cyc_reads = sp->snaps[i].cyc_reads;
-			sp->taken_est_reads = sp->snaps[i].est_reads;
+			sp->taken_cyc_reads = ptd_pdec_loose_reads(sp->snaps[i].dec, PDEC_LOOSE_CYC);
+			sp->taken_est_reads = ptd_pdec_loose_reads(sp->snaps[i].dec, PDEC_LOOSE_EST);
 			decide(sp, TAKEN);
 			a->done = 1;   /* this state is the first part's last */
 			break;

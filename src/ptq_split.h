@@ -37,7 +37,8 @@ struct ptd_split;
 struct ptd_split *ptd_split_new(struct ptd_ptq *q, struct queue *pq, int explicit);
 /* The second part's queue: a copy of pq for its thread's walk. */
 struct queue *ptd_split_queue(struct ptd_split *sp);
-/* The two parts' ahead queues, once set up (first: the queue's own). */
+/* The two parts' ahead queues, once set up (first: the queue's own);
+ * their split set to sp. */
 void ptd_split_parts(struct ptd_split *sp, struct ptd_ahead_q *first, struct ptd_ahead_q *second);
 /* On a part's thread, after it made a state: the second's snapshots,
  * the first's comparisons (which may wait for the second's), the
