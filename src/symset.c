@@ -57,13 +57,55 @@ void ptd_symset_insert(struct ptd_symtab *t, uint64_t start, uint64_t end, uint3
 	t->ops[t->nops++] = seq;
 }
 
-static int by_start(const void *a, const void *b)
+/* Sort t->syms by (start, seq), perf's tree in order.  The array is
+ * always in seq order where starts are equal (sorted, then symbols
+ * appended with a greater seq), so a stable sort by start does it: a
+ * radix sort, least significant byte first, that passes over the bytes
+ * all symbols share (a table's addresses differ in two or three).  0 or
+ * -1 (no memory). */
+static int sort_syms(struct ptd_symtab *t)
 {
-	const struct sym *x = a, *y = b;
+	uint32_t(*cnt)[256];
+	struct sym *a = t->syms, *b, *tmp;
+	size_t i, n = t->n;
+	unsigned p, v;
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	if (n < 2)
+		return 0;
+	cnt = calloc(8, sizeof(*cnt));
+	b = malloc(n * sizeof(*b));
+	if (!cnt || !b) {
+		free(cnt);
+		free(b);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		for (p = 0; p < 8; p++)
+			cnt[p][(a[i].start >> (8 * p)) & 255]++;
+	for (p = 0; p < 8; p++) {
+		uint32_t *c = cnt[p], sum = 0;
+
+		if (c[(a[0].start >> (8 * p)) & 255] == n)
+			continue;
+		for (v = 0; v < 256; v++) {
+			uint32_t k = c[v];
+
+			c[v] = sum;
+			sum += k;
+		}
+		for (i = 0; i < n; i++)
+			b[c[(a[i].start >> (8 * p)) & 255]++] = a[i];
+		tmp = a;
+		a = b;
+		b = tmp;
+	}
+	free(cnt);
+	free(b);
+	if (a != t->syms) {
+		t->syms = a;
+		t->cap = n;
+	}
+	return 0;
 }
 
 static size_t underscores(const char *s)
@@ -109,7 +151,8 @@ int ptd_symset_fixup(struct ptd_symtab *t)
 
 	if (!t->n)
 		return 0;
-	qsort(t->syms, t->n, sizeof(*t->syms), by_start);
+	if (sort_syms(t))
+		return -1;
 	/* symbols__fixup_end: a zero-size symbol ends where the next starts;
 	 * in kallsyms, between a kernel and a module symbol (a '[' in one
 	 * name only) at the end of its page instead */
@@ -225,9 +268,8 @@ int ptd_symset_index(struct ptd_symtab *t)
 
 		if (s)
 			t->syms = s, t->cap = t->n;
-		qsort(t->syms, t->n, sizeof(*t->syms), by_start);
 		t->zone_end = malloc(t->n * sizeof(*t->zone_end));
-		if (!t->zone_end)
+		if (!t->zone_end || sort_syms(t))
 			rc = -1;
 	}
 	/* zones: runs of symbols each starting inside an earlier one's cover */
