@@ -63,7 +63,7 @@ struct again {
 static unsigned run_once(struct ptd_pdec *d, struct again *a, int *err, bool *more)
 {
 	const struct pdec_jcc_run *run;
-	uint64_t cap, cnt, base = 0, ip = d->ip;
+	uint64_t cap, cnt, tk, base = 0, ip = d->ip;
 	uint8_t bits = (uint8_t)(d->tnt.payload >> (64 - PDEC_JCC_MAX));
 	unsigned k, n, taken = 0, np = d->no_progress;
 	bool first_upd, later_uncond = false, quiet;
@@ -92,26 +92,36 @@ static unsigned run_once(struct ptd_pdec *d, struct again *a, int *err, bool *mo
 	/* steps that end before the next sample: cap is the walk's
 	 * max_insn_cnt now, and no less than that less the instructions
 	 * walked at each later step (pdec_time.c next_period) */
-	for (k = 0; k < n && (!cap || run->insn_cnt[k] < cap) &&
-		    (!quiet || pdec_period_quiet(d, run->insn_cnt[k])); k++) {
-		if (!run->plain) {
-			/* walk_insn's check for a loop that takes no packets
-			 * begins at the third direct call or jump in a row:
-			 * the walk makes it */
-			if ((run->uncond[k] && run->uncond[k] + (k ? 0 : np) > PDEC_JCC_UNCOND) ||
-			    d->stack_n + PDEC_JCC_OPS >= PDEC_STACK_MAX / 2)
-				break;
-			/* a return the walk finds no address for is an error */
-			if (run->kind[k] != PDEC_RUN_JCC &&
-			    (!d->p.return_compression ||
-			     (run->kind[k] == PDEC_RUN_RET_OUT &&
-			      (!d->stack_n || !d->stack[d->stack_n - 1]))))
-				break;
-			if (k && run->uncond[k])
-				later_uncond = true;
+	if (run->plain && !quiet) {
+		/* conditional branches only: the steps below the cap, and the
+		 * last one whose bit is set, taken */
+		for (k = 0; k < n && (!cap || run->insn_cnt[k] < cap); k++)
+			;
+		if (k && (tk = d->tnt.payload >> (64 - k)))
+			taken = k - (unsigned)__builtin_ctzll(tk);
+	} else {
+		for (k = 0; k < n && (!cap || run->insn_cnt[k] < cap) &&
+			    (!quiet || pdec_period_quiet(d, run->insn_cnt[k])); k++) {
+			if (!run->plain) {
+				/* walk_insn's check for a loop that takes no
+				 * packets begins at the third direct call or
+				 * jump in a row: the walk makes it */
+				if ((run->uncond[k] && run->uncond[k] + (k ? 0 : np) > PDEC_JCC_UNCOND) ||
+				    d->stack_n + PDEC_JCC_OPS >= PDEC_STACK_MAX / 2)
+					break;
+				/* a return the walk finds no address for is an
+				 * error */
+				if (run->kind[k] != PDEC_RUN_JCC &&
+				    (!d->p.return_compression ||
+				     (run->kind[k] == PDEC_RUN_RET_OUT &&
+				      (!d->stack_n || !d->stack[d->stack_n - 1]))))
+					break;
+				if (k && run->uncond[k])
+					later_uncond = true;
+			}
+			if ((d->tnt.payload << k) & (1ULL << 63))
+				taken = k + 1;   /* a conditional branch taken, or a return */
 		}
-		if ((d->tnt.payload << k) & (1ULL << 63))
-			taken = k + 1;   /* a conditional branch taken, or a return */
 	}
 	if (!k)
 		return 0;
