@@ -105,9 +105,8 @@ MODES="$MODES$EXPORT_MODE"
 WORKLOADS="W1 W2 W3 W4 W5"
 EXPORT_WORKLOADS="W2 W5"
 SERIES_W=W2 SERIES_SCALES="4 16" SERIES_MODES="i100us b"
-# -j: W5 (two queues) twelve times longer (past the 8 MiB of trace from
-# which the default uses threads), ptdecode alone; and W2 x16 (one queue,
-# split in two: src/ptq_split.h) in the modes where it is
+# -j: W5 (two queues) twelve times longer, ptdecode alone; and W2 x16
+# (one queue, split in two: src/ptq_split.h) in the modes where it is
 JOBS_W=W5 JOBS_SCALE=12 JOBS_MODES="i100us e b"
 SPLIT_W=W2 SPLIT_SCALE=16 SPLIT_MODES="i100us e"
 if [ -n "$SMOKE" ]; then

@@ -340,10 +340,12 @@ int ptd_ahead_start(struct ptd_ptq *q)
 	if (!nq || nq > PTD_AHEAD_MAX_QUEUES)
 		return 0;
 	/* by default only where it pays (doc/performance.md): the states of
-	 * plain branches stay with the threads, and there are queues to
-	 * decode side by side (or one to split) and enough trace for the
-	 * start-up */
-	if (!q->cfg->jobs && nq > 1 && (!q->skip_branches || bytes < PTD_AHEAD_AUTO_BYTES))
+	 * plain branches stay with the threads, not every instruction is a
+	 * sample (i0ns), and there are queues to decode side by side (or one
+	 * to split) and enough trace for the start-up */
+	if (!q->cfg->jobs && nq > 1 &&
+	    (!q->skip_branches || (q->cfg->instructions && !q->cfg->period) ||
+	     bytes < PTD_AHEAD_AUTO_BYTES))
 		return 0;
 	if (!maps_readable(q))
 		return 0;
