@@ -668,7 +668,8 @@ size_t ptd_symtab_bytes(const struct ptd_symtab *t)
 {
 	return sizeof(*t) + t->n * sizeof(*t->syms) + t->strsz +
 	       t->nloads * sizeof(*t->loads) + t->nzones * sizeof(*t->zone_end) +
-	       (t->nodes ? t->n * sizeof(*t->nodes) : 0);
+	       (t->nzones ? t->n * sizeof(*t->nodes) : 0) +
+	       (t->keys ? t->nseq * sizeof(*t->keys) + t->capops * sizeof(*t->ops) : 0);
 }
 
 int ptd_symtab_vaddr_to_offset(const struct ptd_symtab *t, uint64_t vaddr, uint64_t *off)

@@ -71,8 +71,9 @@ size_t ptd_symtab_bytes(const struct ptd_symtab *t);
 
 /* The symbol at file offset `off`: *name (borrowed from the table) and
  * *symoff = off - symbol start.  Returns 0 or -PTD_E_NOTFOUND (perf prints
- * "[unknown]"). */
-int ptd_symtab_lookup(const struct ptd_symtab *t, uint64_t off, const char **name,
+ * "[unknown]"), or -PTD_E_NOMEM: where symbols overlap, the table builds
+ * perf's tree of them at the first lookup there. */
+int ptd_symtab_lookup(struct ptd_symtab *t, uint64_t off, const char **name,
 		      uint64_t *symoff);
 
 /* A symbol's extent and binding (STB_LOCAL 0, STB_GLOBAL 1, STB_WEAK 2). */
@@ -82,7 +83,7 @@ struct ptd_sym_info {
 };
 
 /* ptd_symtab_lookup, and the symbol's extent into *info. */
-int ptd_symtab_lookup_info(const struct ptd_symtab *t, uint64_t off, const char **name,
+int ptd_symtab_lookup_info(struct ptd_symtab *t, uint64_t off, const char **name,
 			   uint64_t *symoff, struct ptd_sym_info *info);
 
 /* The first symbol (in address order) named name: its extent.  Returns 0

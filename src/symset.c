@@ -229,6 +229,8 @@ static int build_tree(struct ptd_symtab *t)
 	t->nodes = malloc(t->n * sizeof(*t->nodes));
 	if (!map || !t->nodes) {
 		free(map);
+		free(t->nodes);
+		t->nodes = NULL;
 		ptd_rbtree_fini(&rb);
 		return -1;
 	}
@@ -255,6 +257,16 @@ static int build_tree(struct ptd_symtab *t)
 	free(map);
 	ptd_rbtree_fini(&rb);
 	return 0;
+}
+
+/* The log of perf's insertions and erasures, once replayed or not needed. */
+static void free_log(struct ptd_symtab *t)
+{
+	free(t->keys);
+	free(t->ops);
+	t->keys = NULL;
+	t->ops = NULL;
+	t->nops = t->capops = 0;
 }
 
 int ptd_symset_index(struct ptd_symtab *t)
@@ -292,23 +304,20 @@ int ptd_symset_index(struct ptd_symtab *t)
 			cend = cover_end(&t->syms[i]);
 		}
 	}
+	/* perf's tree is built from the log at the first lookup in a zone
+	 * (ptd_symtab_lookup_info): a run that resolves few addresses rarely
+	 * needs it */
 	t->nzones = nz;
-	if (!rc && nz)
-		rc = build_tree(t);
 	if (!nz || rc) {
 		free(t->zone_end);
 		t->zone_end = NULL;
 		t->nzones = 0;
+		free_log(t);
 	}
-	free(t->keys);
-	free(t->ops);
-	t->keys = NULL;
-	t->ops = NULL;
-	t->nops = t->capops = 0;
 	return rc;
 }
 
-int ptd_symtab_lookup_info(const struct ptd_symtab *t, uint64_t off, const char **name,
+int ptd_symtab_lookup_info(struct ptd_symtab *t, uint64_t off, const char **name,
 			   uint64_t *symoff, struct ptd_sym_info *info)
 {
 	size_t lo = 0, hi = t->n;
@@ -327,7 +336,14 @@ int ptd_symtab_lookup_info(const struct ptd_symtab *t, uint64_t off, const char 
 		return -PTD_E_NOTFOUND;
 	s = &t->syms[lo - 1];
 	if (s->zone && off < t->zone_end[s->zone - 1]) {
-		uint32_t k = ptd_symtree_find(t->nodes, t->root, off);
+		uint32_t k;
+
+		if (!t->nodes) {
+			if (build_tree(t))
+				return -PTD_E_NOMEM;
+			free_log(t);
+		}
+		k = ptd_symtree_find(t->nodes, t->root, off);
 
 		if (k == PTD_RB_NIL)
 			return -PTD_E_NOTFOUND;
@@ -345,7 +361,7 @@ int ptd_symtab_lookup_info(const struct ptd_symtab *t, uint64_t off, const char 
 	return 0;
 }
 
-int ptd_symtab_lookup(const struct ptd_symtab *t, uint64_t off, const char **name,
+int ptd_symtab_lookup(struct ptd_symtab *t, uint64_t off, const char **name,
 		      uint64_t *symoff)
 {
 	return ptd_symtab_lookup_info(t, off, name, symoff, NULL);

@@ -34,14 +34,16 @@ struct ptd_symtab {
 	uint64_t text;
 	int has_stext;        /* ... and _stext, at stext */
 	uint64_t stext;
-	/* while loading: what perf did to its tree, in order */
+	/* while loading, and where symbols overlap until perf's tree is
+	 * built: what perf did to its tree, in order */
 	uint64_t *keys;       /* start of each inserted symbol, by seq */
 	uint32_t *ops;        /* seq (insert) or seq | OP_ERASE */
 	size_t nseq, nops, capops;
 	/* overlapping symbols: the ends of the zones and perf's tree */
 	uint64_t *zone_end;
 	size_t nzones;
-	struct ptd_symtree_node *nodes;  /* by index in syms; NULL: no zones */
+	struct ptd_symtree_node *nodes;  /* by index in syms; NULL: no zones, or
+	                                    not built yet (keys and ops kept) */
 	uint32_t root;
 };
 
