@@ -6,7 +6,7 @@ machine_desc() {
 	echo "- memory: $(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
 	echo "- kernel: $(uname -sr)"
 	echo "- perf: $(perf --version 2>&1)"
-	echo "- ptdecode: $("$PTDECODE" --version 2>&1 | head -1), commit $REV, $(${CC:-gcc} --version | head -1), default CFLAGS (-g -O2)"
+	echo "- ptdecode: $("$PTDECODE" --version 2>&1 | head -1), commit $REV, $(${CC:-gcc} --version | head -1), ${BUILD_DESC:-default CFLAGS (-g -O2)}"
 	echo "- date: $RUN_DATE; the run took $(( (t_end - t_start) / 60 )) min $(( (t_end - t_start) % 60 )) s"
 	echo "- load average (1, 5, 15 min) at the start: $LOAD_START, at the end: $LOAD_END (2 cores)"
 }

@@ -6,7 +6,8 @@
 #       (write the report again from DIR's results, e.g. after editing
 #       bench/analysis.md)
 # PTDECODE and PTDECODE_RECORD name the programs to measure; by default
-# they are built (tools/build.sh, plain build) in $BENCH_BUILD.
+# they are built (tools/build.sh --pgo: the profile-guided build of the
+# README's commands) in $BENCH_BUILD.
 set -eu
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$BENCH_DIR/.." && pwd)
@@ -42,9 +43,11 @@ command -v perf > /dev/null || { echo "bench: perf is not installed (tools/deps.
 if [ -z "${PTDECODE:-}" ] || [ -z "${PTDECODE_RECORD:-}" ]; then
 	BENCH_BUILD=${BENCH_BUILD:-${TMPDIR:-/tmp}/ptdecode-bench-build}
 	echo "bench: building ptdecode in $BENCH_BUILD" >&2
-	sh "$top/tools/build.sh" "$BENCH_BUILD"
+	sh "$top/tools/build.sh" --pgo "$BENCH_BUILD"
 	PTDECODE=$BENCH_BUILD/ptdecode PTDECODE_RECORD=$BENCH_BUILD/ptdecode-record
+	BUILD_DESC="profile-guided build (tools/build.sh --pgo: CFLAGS -g -O2, profile from decoding testdata/record)"
 fi
+BUILD_DESC=${BUILD_DESC:-"the build PTDECODE names"}
 RECORD=$PTDECODE_RECORD
 REV=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
 git -C "$top" diff --quiet HEAD -- src decoders formats configure.ac Makefile.am 2>/dev/null || REV="$REV (with uncommitted changes)"
@@ -177,7 +180,7 @@ RUN_DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
 # what --report-only needs to write the report again
 cat > "$OUT/meta" <<META
 SMOKE='$SMOKE' RUNS='$RUNS' REV='$REV' t_start='$t_start' t_end='$t_end'
-PTDECODE='$PTDECODE' MODES='$MODES' SERIES_W='$SERIES_W' JOBS_W='$JOBS_W' JOBS_SCALE='$JOBS_SCALE'
+PTDECODE='$PTDECODE' BUILD_DESC='$BUILD_DESC' MODES='$MODES' SERIES_W='$SERIES_W' JOBS_W='$JOBS_W' JOBS_SCALE='$JOBS_SCALE'
 SPLIT_W='$SPLIT_W' SPLIT_SCALE='$SPLIT_SCALE'
 LOAD_START='$LOAD_START' LOAD_END='$LOAD_END' RUN_DATE='$RUN_DATE'
 META

@@ -5,7 +5,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 sh "$top/tools/deps.sh" build
-sh "$top/tools/build.sh" build
+sh "$top/tools/build.sh" --pgo build
 if [ $# -gt 0 ]; then
 	exec "$top/build/ptdecode" "$@"
 fi

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Fresh Debian machine to test results in one command: install what is
-# missing, build twice (plain, and with AddressSanitizer and
+# missing, build twice (plain, profile-guided as the README's main command
+# and the bench build it, and with AddressSanitizer and
 # UndefinedBehaviorSanitizer), run `make check` in both, and end with the
 # line "N passed, N failed, N skipped".  Exit status 0 only if nothing failed.
 set -u
@@ -10,14 +11,16 @@ sh "$top/tools/deps.sh" test || exit 1
 pass=0 fail=0 skip=0
 for variant in plain asan; do
 	dir="$top/build"
+	pgo=--pgo
 	args=""
 	if [ $variant = asan ]; then
 		dir="$top/build-asan"
+		pgo=""
 		args="--enable-sanitizers"
 	fi
 	echo "== $variant build" >&2
 	# shellcheck disable=SC2086
-	if ! sh "$top/tools/build.sh" "$dir" $args; then
+	if ! sh "$top/tools/build.sh" $pgo "$dir" $args; then
 		echo "$variant: build failed" >&2
 		fail=$((fail + 1))
 		continue
