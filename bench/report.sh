@@ -149,8 +149,9 @@ $(machine_desc)
   recorder's ground truth: every user-mode instruction the trace encodes.
 - For each workload and \`--itrace\` mode, perf script and ptdecode first
   run once with their outputs compared (cksum of the whole output, and on
-  a difference cmp and diff); then $RUNS timed runs of each, alternating
-  perf and ptdecode, same file, same \`-i FILE --itrace=MODE\`, output to
+  a difference cmp and diff); then $RUNS timed runs of each (at least 11
+  in the modes i100us and e, whose runs take a tenth of a second: the
+  "runs" column), alternating perf and ptdecode, same file, same \`-i FILE --itrace=MODE\`, output to
   /dev/null.  Wall times are medians of the runs; the speed-up is perf's
   median over ptdecode's (above 1: ptdecode is faster).  The machine's
   2 cores are shared with other jobs, so absolute times are noisy; the
