@@ -384,9 +384,12 @@ int ptd_ahead_start(struct ptd_ptq *q)
 		pthread_mutex_init(&wk->mu, NULL);
 		pthread_cond_init(&wk->data, NULL);
 		pthread_cond_init(&wk->space, NULL);
+		/* the first thread's queues walk with the replay's caches,
+		 * which it does not use while threads decode */
+		if (!i)
+			continue;
 		wk->pinsn = ptd_pinsn_new();
-		/* a split queue's first part walks with the replay's caches */
-		if (!wk->pinsn || ((!sp || i) && ptd_insncache_init(&wk->insns, 15))) {
+		if (!wk->pinsn || ptd_insncache_init(&wk->insns, 15)) {
 			ah->nw = i + 1;
 			free_ahead(q);
 			return -1;
@@ -427,11 +430,11 @@ int ptd_ahead_start(struct ptd_ptq *q)
 		struct queue *pq = a->pq;
 
 		pq->w.now = &a->now;
-		if (!sp || i) {
+		if (a->wk != &ah->w[0]) {
 			pq->w.pinsn = a->wk->pinsn;
 			pq->w.insns = &a->wk->insns;
 			pq->w.jcc = &a->wk->jcc;
-		}   /* else the replay's, which it does not use meanwhile */
+		}   /* else the replay's */
 		pq->ahead = a;
 	}
 	for (i = 0; i < ah->nw; i++) {
