@@ -151,7 +151,8 @@ $(machine_desc)
   run once with their outputs compared (cksum of the whole output, and on
   a difference cmp and diff); then $RUNS timed runs of each (at least 11
   in the modes i100us and e, whose runs take a tenth of a second: the
-  "runs" column), alternating perf and ptdecode, same file, same \`-i FILE --itrace=MODE\`, output to
+  "runs" column), alternating perf and ptdecode, same file, same
+  \`-i FILE --itrace=MODE\`, output to
   /dev/null.  Wall times are medians of the runs; the speed-up is perf's
   median over ptdecode's (above 1: ptdecode is faster).  The machine's
   2 cores are shared with other jobs, so absolute times are noisy; the
@@ -203,8 +204,8 @@ $JOBS_W-x$JOBS_SCALE ($JOBS_W's program run $JOBS_SCALE times longer: two AUX qu
 ${SPLIT_W:-W2}-x${SPLIT_SCALE:-16} (one queue, decoded on two threads from the middle of its trace),
 ptdecode alone with -j 1 (one thread) up to one thread per online CPU,
 and without -j (the default: threads only in modes where they were
-measured to pay, for 256 KiB of trace or more in two queues or more, or
-in one; doc/design.md, "Decoding ahead").  The outputs of every -j
+measured to pay, for two queues or more and 8 MiB of trace, or one queue
+of 256 KiB; doc/design.md, "Decoding ahead").  The outputs of every -j
 are compared with -j 1's; the tests compare them with perf script
 (tests/golden/jobs.test).
 

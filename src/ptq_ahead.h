@@ -18,11 +18,11 @@
  * Without -j, threads (one per online CPU) are used only where they
  * were measured to pay (doc/performance.md): modes where plain branch
  * states stay with the threads (no b, c, r, call stacks, last branches or
- * power events) and not every instruction is a sample (i0ns), with
- * PTD_AHEAD_AUTO_BYTES of trace or more: two queues or more, or one
- * queue decoded on two threads (ptq_split.h).  Handing every branch
- * state (or every instruction) from one core to another costs more than
- * the decoding it moves.  With -j N (N > 1) the threads
+ * power events) and not every instruction is a sample (i0ns): two
+ * queues or more and PTD_AHEAD_AUTO_BYTES of trace, or one queue of
+ * PTD_SPLIT_AUTO_BYTES, decoded on two threads (ptq_split.h).  Handing
+ * every branch state (or every instruction) from one core to another
+ * costs more than the decoding it moves.  With -j N (N > 1) the threads
  * are used whenever they can be.  The environment variable
  * PTDECODE_DEBUG_JOBS makes ptdecode say when it decodes ahead.
  *
@@ -37,7 +37,7 @@
 #include "ptq_priv.h"
 
 #define PTD_AHEAD_MAX_QUEUES 64
-#define PTD_AHEAD_AUTO_BYTES (256u << 10)
+#define PTD_AHEAD_AUTO_BYTES (8u << 20)
 
 /* Start the threads when the queues of q (set up, not yet decoded) can be
  * decoded ahead: min(jobs, queues) threads, each queue's walker and ahead

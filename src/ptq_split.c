@@ -109,7 +109,7 @@ struct ptd_split *ptd_split_new(struct ptd_ptq *q, struct queue *pq, int explici
 	if (q->conf.snapshot || !q->skip_branches ||
 	    (q->cfg->instructions && (q->cfg->period_type == 1 || !q->cfg->period)))
 		return NULL;
-	k = split_point(pq, explicit ? 0 : PTD_AHEAD_AUTO_BYTES, &pos, &trace_nr);
+	k = split_point(pq, explicit ? 0 : PTD_SPLIT_AUTO_BYTES, &pos, &trace_nr);
 	if (!k || !(sp = calloc(1, sizeof(*sp))))
 		return NULL;
 	sp->q = q;

@@ -16,7 +16,7 @@
  * snapshots (whose chunks overlap), in modes where plain branch states
  * stay with the threads (q->skip_branches) and not with instruction
  * periods (counted from the last sample, which the second part cannot
- * know; i0ns is one too), and, without -j N, for PTD_AHEAD_AUTO_BYTES of
+ * know; i0ns is one too), and, without -j N, for PTD_SPLIT_AUTO_BYTES of
  * trace or more.  PTDECODE_DEBUG_JOBS makes
  * ptdecode say where the second part was taken; PTDECODE_DEBUG_SPLIT_SERIAL=N
  * makes the replay go back to the first part's decoder at the second
@@ -27,6 +27,8 @@
 #define PTD_PTQ_SPLIT_H
 
 #include "ptq_ahead_priv.h"
+
+#define PTD_SPLIT_AUTO_BYTES (256u << 10)
 
 struct ptd_split;
 
