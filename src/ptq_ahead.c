@@ -344,8 +344,7 @@ int ptd_ahead_start(struct ptd_ptq *q)
 	 * sample (i0ns), and there are queues to decode side by side (or one
 	 * to split) and enough trace for the start-up */
 	if (!q->cfg->jobs && nq > 1 &&
-	    (!q->skip_branches || (q->cfg->instructions && !q->cfg->period) ||
-	     bytes < PTD_AHEAD_AUTO_BYTES))
+	    (!q->skip_branches || ptd_ahead_every_insn(q) || bytes < PTD_AHEAD_AUTO_BYTES))
 		return 0;
 	if (!maps_readable(q))
 		return 0;

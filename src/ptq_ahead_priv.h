@@ -78,4 +78,12 @@ void ptd_ahead_produce(struct ptd_ptq *q, struct ptd_ahead_q *a, struct ptd_psta
  * the next call. */
 struct ptd_pstate *ptd_ahead_ring_next(struct ptd_ahead_q *a);
 
+/* Every instruction a sample (i0ns: instruction samples at a period of
+ * 0): each is a state, which costs more to hand over to the replay than
+ * to decode (doc/performance.md), so threads are not used by default. */
+static inline int ptd_ahead_every_insn(const struct ptd_ptq *q)
+{
+	return q->cfg->instructions && !q->cfg->period;
+}
+
 #endif

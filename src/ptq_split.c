@@ -102,12 +102,11 @@ struct ptd_split *ptd_split_new(struct ptd_ptq *q, struct queue *pq, int explici
 	size_t k;
 
 	/* an instruction period counts from the last sample, which the
-	 * second part cannot know; and with a period of 1 (i0ns, i1i) every
-	 * instruction is a state, which the second part's first states do
-	 * not get past its first PSB, and which cost more to hand over
-	 * than to decode (doc/performance.md) */
-	if (q->conf.snapshot || !q->skip_branches ||
-	    (q->cfg->instructions && (q->cfg->period_type == 1 || !q->cfg->period)))
+	 * second part cannot know; and where every instruction is a state
+	 * (i0ns), the second part's first states do not get past its first
+	 * PSB either */
+	if (q->conf.snapshot || !q->skip_branches || ptd_ahead_every_insn(q) ||
+	    (q->cfg->instructions && q->cfg->period_type == 1))
 		return NULL;
 	k = split_point(pq, explicit ? 0 : PTD_SPLIT_AUTO_BYTES, &pos, &trace_nr);
 	if (!k || !(sp = calloc(1, sizeof(*sp))))
