@@ -196,7 +196,8 @@ skip:
 	while (ptd_u64map_next(&g->queues, &i, &key_, &v)) {
 		struct ptd_vec *t = &((struct qstate *)v)->timed;
 
-		qsort_r(t->data, t->len, sizeof(size_t), by_when, g);
+		if (t->len > 1)
+			qsort_r(t->data, t->len, sizeof(size_t), by_when, g);
 	}
 	return 0;
 }
@@ -356,5 +357,6 @@ void ptd_gaps_finish(struct ptd_gaps *g)
 		r->insns_known = 1;
 	}
 	/* by queue, then time; as found among equals */
-	qsort(g->gaps.data, g->gaps.len, sizeof(struct ptd_gap_rep), cmp);
+	if (g->gaps.len > 1)
+		qsort(g->gaps.data, g->gaps.len, sizeof(struct ptd_gap_rep), cmp);
 }
