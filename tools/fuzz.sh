@@ -43,10 +43,11 @@ FLAGS="-g -O1 -fsanitize=fuzzer $SAN -I$top/src -I$top -I$out/lib -DFUZZ_TESTDAT
 seed() {
 	case $1 in
 	fuzz_perfdata) find "$top/testdata" -name '*.data' -size -400k -exec cp {} "$2/" \; ;;
-	fuzz_decode)   # the selector byte (itrace set, fields, JSON) comes last
+	fuzz_decode)   # the selector byte comes last: the itrace set (bits 0-2),
+		# the fields (3, 4), JSON (5), the gap report (6)
 		for f in "$top"/testdata/record/*.data "$top"/testdata/simpleperf-etm/perf_with_unformatted_trace.data \
 			 "$top"/testdata/simpleperf-etm/perf_kernel.data; do
-			for s in 0 1 2 3 17 42; do
+			for s in 0 1 2 3 17 42 64 97; do
 				{ cat "$f"; printf "\\$(printf %o $s)"; } >"$2/$(basename "$f" .data)-$s"
 			done
 		done ;;
