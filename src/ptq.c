@@ -179,7 +179,7 @@ static int time_filter(struct ptd_ptq *q, struct queue *pq, uint64_t *ff_timesta
  * stop at.  0: none. */
 static uint64_t skip_bound(const struct ptd_ptq *q, const struct queue *pq, uint64_t ts)
 {
-	if (!q->skip_branches || pq->sel_timestamp)
+	if ((!q->skip_branches && !q->skip_jumps) || pq->sel_timestamp)
 		return 0;
 	if (q->conf.timeless)
 		return UINT64_MAX;
@@ -444,6 +444,14 @@ int ptd_ptq_run(struct ptd_ptq *q, struct ptd_session *s, const struct ptd_ptq_c
 	/* ptd_ptq_sample() does nothing with a plain branch then */
 	q->skip_branches = !cfg->branches && !cfg->calls && !cfg->returns && !cfg->thread_stack &&
 			   !cfg->last_branch && !cfg->pwr_events;
+	/* c and r alone: ptd_ptq_sample() does nothing with the state of a
+	 * conditional branch or a jump, which the filter leaves out */
+	pp.keep_ops = ptd_ptq_kept_ops(q->conf.branches_filter);
+	q->skip_jumps = !q->skip_branches && (cfg->calls || cfg->returns) && !cfg->thread_stack &&
+			!cfg->callchain && !cfg->last_branch && !cfg->pwr_events &&
+			q->conf.branches_filter && pp.keep_ops && !(pp.keep_ops & PDEC_KEEP_NEVER);
+	if (!q->skip_jumps)
+		pp.keep_ops = 0;
 	if (cfg->nranges && !q->conf.timeless) {
 		q->tsc_ranges = calloc(cfg->nranges, sizeof(*q->tsc_ranges));
 		if (!q->tsc_ranges)

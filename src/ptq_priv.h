@@ -93,6 +93,8 @@ struct ptd_ptq {
 	uint64_t now;                 /* perf time: sideband applied up to here */
 	uint64_t skip;
 	int skip_branches;            /* no sample comes of a plain branch state */
+	int skip_jumps;               /* nor of one of a conditional branch or a jump
+	                                 (c, r): the decoders keep the others */
 	struct ptd_tstacks stacks;
 	uint64_t *chain;              /* callchain_sz entries */
 	struct ptd_tstack_br *br;     /* last_branch_sz entries */
@@ -138,6 +140,9 @@ static inline void ptd_ptq_track_time(uint64_t *timestamp, const struct ptd_psta
 
 /* ptq_synth.c */
 void ptd_ptq_sample_flags(struct queue *pq);
+/* The ops (bit 1 << PDEC_OP_*) of the branches a branch sample filter
+ * (conf.branches_filter, PTD_IPF_*) lets through */
+uint32_t ptd_ptq_kept_ops(uint32_t filter);
 int ptd_ptq_sample(struct ptd_ptq *q, struct queue *pq);
 /* an error sample; pos: the trace position where it was found (0 unknown) */
 int ptd_ptq_synth_error(struct ptd_ptq *q, int code, int32_t cpu, int32_t pid, int32_t tid,

@@ -24,6 +24,17 @@ static uint32_t insn_type(int op)
 	}
 }
 
+uint32_t ptd_ptq_kept_ops(uint32_t filter)
+{
+	uint32_t ops = 0;
+	int op;
+
+	for (op = PDEC_OP_OTHER; op <= PDEC_OP_VMENTRY; op++)
+		if (insn_type(op) & filter)
+			ops |= 1u << op;
+	return ops;
+}
+
 void ptd_ptq_sample_flags(struct queue *pq)
 {
 	const struct ptd_pstate *st = pq->state;

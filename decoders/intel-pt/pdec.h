@@ -155,7 +155,15 @@ struct pdec_params {
 	int fup_with_nlip;              /* erratum of family 6 model 92 */
 	int quick;                      /* --itrace=q: 1 hop (no TNT, no walking code),
 	                                 * 2 leap (PSB to PSB, FUPs in PSB+ only) */
+	/* Branch states ptd_pdec_decode_to() keeps below its bound: those of
+	 * the ops with bit (1 << PDEC_OP_*) set, and then also asynchronous
+	 * ones, those in a transaction and those from nowhere.  0: it may skip
+	 * every plain branch state.  Never the ops of conditional branches or
+	 * of jumps (PDEC_KEEP_NEVER): their runs are skipped whole. */
+	uint32_t keep_ops;
 };
+
+#define PDEC_KEEP_NEVER (1u << PDEC_OP_OTHER | 1u << PDEC_OP_JCC | 1u << PDEC_OP_JMP | 1u << PDEC_OP_LOOP)
 
 enum { PDEC_PERIOD_NONE = 0, PDEC_PERIOD_INSTRUCTIONS, PDEC_PERIOD_TICKS, PDEC_PERIOD_MTC };
 

@@ -193,6 +193,14 @@ static inline void pdec_note_skipped(struct ptd_pdec *d, uint64_t ts)
  * ptd_pdec_decode_to() would skip it, do what that and the decoder do
  * between it and the next state, and return true: the walk goes on. */
 bool pdec_skip_state(struct ptd_pdec *d);
+
+/* Is the branch state just made one of those p.keep_ops keeps? */
+static inline bool pdec_kept(const struct ptd_pdec *d)
+{
+	return d->p.keep_ops &&
+	       ((d->p.keep_ops >> d->state.insn_op & 1) || !d->state.from_ip ||
+		(d->state.flags & (PDEC_IN_TX | PDEC_ABORT_TX | PDEC_ASYNC)));
+}
 /* Through a run of conditional branches of the TNT packet in
  * one go, as if their states were returned and skipped.  Returns 0 (the
  * packet has bits left, or the run stopped), -EAGAIN (the packet is used

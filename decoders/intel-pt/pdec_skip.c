@@ -25,7 +25,7 @@ bool pdec_skip_state(struct ptd_pdec *d)
 	bool update;
 	uint64_t ts;
 
-	if (!d->skip_bound || d->state.type != PDEC_BRANCH || d->cbr != d->cbr_seen)
+	if (!d->skip_bound || d->state.type != PDEC_BRANCH || d->cbr != d->cbr_seen || pdec_kept(d))
 		return false;
 	update = pdec_sample_time_state(d->pkt_state);
 	ts = update ? d->timestamp : d->sample_timestamp;
@@ -92,6 +92,8 @@ static unsigned run_once(struct ptd_pdec *d, struct again *a, int *err, bool *mo
 	/* steps that end before the next sample: cap is the walk's
 	 * max_insn_cnt now, and no less than that less the instructions
 	 * walked at each later step (pdec_time.c next_period) */
+	if (d->p.keep_ops && !run->plain)
+		return 0;   /* its calls and returns are states kept */
 	if (run->plain && !quiet) {
 		/* conditional branches only: the steps below the cap, and the
 		 * last one whose bit is set, taken */

@@ -529,7 +529,8 @@ const struct ptd_pstate *ptd_pdec_decode_to(struct ptd_pdec *d, uint64_t bound,
 		if ((d->state.type != PDEC_BRANCH &&
 		     !(d->skip_psb && d->state.type == PDEC_PSB_EVT)) || d->state.err ||
 		    d->state.timestamp >= d->skip_bound ||
-		    ptd_pdec_to_user(d->state.from_ip, d->state.to_ip, kernel_start))
+		    ptd_pdec_to_user(d->state.from_ip, d->state.to_ip, kernel_start) ||
+		    (d->state.type == PDEC_BRANCH && pdec_kept(d)))
 			break;
 		pdec_note_skipped(d, d->state.timestamp);
 	}
