@@ -444,12 +444,12 @@ int ptd_ptq_run(struct ptd_ptq *q, struct ptd_session *s, const struct ptd_ptq_c
 	/* ptd_ptq_sample() does nothing with a plain branch then */
 	q->skip_branches = !cfg->branches && !cfg->calls && !cfg->returns && !cfg->thread_stack &&
 			   !cfg->last_branch && !cfg->pwr_events;
-	/* c and r alone: ptd_ptq_sample() does nothing with the state of a
-	 * conditional branch or a jump, which the filter leaves out */
+	/* c and r (a branch filter) alone: ptd_ptq_sample() does nothing with
+	 * the state of a conditional branch or a jump, which the filter
+	 * leaves out */
 	pp.keep_ops = ptd_ptq_kept_ops(q->conf.branches_filter);
-	q->skip_jumps = !q->skip_branches && (cfg->calls || cfg->returns) && !cfg->thread_stack &&
-			!cfg->callchain && !cfg->last_branch && !cfg->pwr_events &&
-			q->conf.branches_filter && pp.keep_ops && !(pp.keep_ops & PDEC_KEEP_NEVER);
+	q->skip_jumps = q->conf.branches_filter && !cfg->thread_stack && !cfg->callchain &&
+			!cfg->last_branch && !cfg->pwr_events && !(pp.keep_ops & PDEC_KEEP_NEVER);
 	if (!q->skip_jumps)
 		pp.keep_ops = 0;
 	if (cfg->nranges && !q->conf.timeless) {

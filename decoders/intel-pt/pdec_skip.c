@@ -88,12 +88,12 @@ static unsigned run_once(struct ptd_pdec *d, struct again *a, int *err, bool *mo
 		return 0;
 	}
 	a->run = NULL;
+	if (d->p.keep_ops && !run->plain)
+		return 0;   /* its calls and returns are states kept */
 	n = run->n < (unsigned)d->tnt.count ? run->n : (unsigned)d->tnt.count;
 	/* steps that end before the next sample: cap is the walk's
 	 * max_insn_cnt now, and no less than that less the instructions
 	 * walked at each later step (pdec_time.c next_period) */
-	if (d->p.keep_ops && !run->plain)
-		return 0;   /* its calls and returns are states kept */
 	if (run->plain && !quiet) {
 		/* conditional branches only: the steps below the cap, and the
 		 * last one whose bit is set, taken */
