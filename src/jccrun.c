@@ -67,7 +67,7 @@ static void end_step(struct pdec_jcc_run *run, unsigned i, uint64_t cnt, uint64_
 const struct ptd_jccrun *ptd_jccrun_build(struct ptd_jccruns *r, struct ptd_jccrun *e,
 					  struct ptd_insncache *ic, struct ptd_pinsn *pi,
 					  const struct ptd_dsofile *f, uint64_t off, uint64_t begin,
-					  uint64_t end, uint32_t outcomes)
+					  uint64_t end, uint32_t outcomes, uint64_t ret)
 {
 	struct ptd_insncache_blk b;
 	struct pdec_jcc_run *run;
@@ -81,15 +81,18 @@ const struct ptd_jccrun *ptd_jccrun_build(struct ptd_jccruns *r, struct ptd_jccr
 			r->no_mem = 1;
 			return NULL;
 		}
-		return ptd_jccrun_get(r, ic, pi, f, off, begin, end, outcomes);
+		return ptd_jccrun_get(r, ic, pi, f, off, begin, end, outcomes, 0, 0);
 	}
 	e->file = f;
 	e->off = off;
 	e->outcomes = outcomes;
+	e->ret = ret;
 	e->lo = e->hi = off;
 	run = &e->run;
 	run->pops = 0;
 	run->plain = 1;
+	run->outs = 0;
+	run->mid_out = 0;
 	while (i < PDEC_JCC_MAX) {
 		int taken = !!(outcomes & (1u << (PDEC_JCC_MAX - 1 - i)));
 
@@ -124,10 +127,18 @@ const struct ptd_jccrun *ptd_jccrun_build(struct ptd_jccruns *r, struct ptd_jccr
 				break;
 			run->pops |= (uint16_t)(1u << nops++);
 			if (!ncalls) {
-				end_step(run, i++, cnt, 0, uncond, PDEC_RUN_RET_OUT, nops);
-				break;
+				/* to a call before the run: the top of the
+				 * return stack, the first time when it is known */
+				run->outs++;
+				if (!ret || run->mid_out) {
+					end_step(run, i++, cnt, 0, uncond, PDEC_RUN_RET_OUT, nops);
+					break;
+				}
+				run->mid_out = 1;
+				o = ret;
+			} else {
+				o = calls[--ncalls];
 			}
-			o = calls[--ncalls];
 			end_step(run, i++, cnt, o, uncond, PDEC_RUN_RET, nops);
 			uncond = 0;
 		} else {

@@ -6,7 +6,11 @@
  * the run that pushed its address, or, ending the run, to one before it.
  * Cached by (dso file, file offset, outcomes), in a direct-mapped table,
  * as insncache.h caches single blocks (and with the same blocks: a run is
- * built from the block cache and fills it). */
+ * built from the block cache and fills it).  A run that ends in a return
+ * to a call before it, with bits left, has a second entry keyed by the
+ * return address too (the top of the return stack, in the same map): the
+ * run goes on from there (mid_out), where the decoder would look up
+ * another. */
 #ifndef PTD_JCCRUN_H
 #define PTD_JCCRUN_H
 
@@ -21,6 +25,8 @@ struct ptd_jccrun {
 	const void *file;       /* NULL: empty */
 	uint64_t off;
 	uint32_t outcomes;      /* PDEC_JCC_MAX bits, the first in the top one; 1: taken */
+	uint64_t ret;           /* 0; or the file offset a return out of the run goes
+	                           on from (run.mid_out) */
 	uint64_t lo, hi;        /* file offsets of the first block start and the last
 	                           branch: the map must hold [lo, hi] */
 	struct pdec_jcc_run run;   /* addresses as file offsets */
@@ -33,29 +39,53 @@ struct ptd_jccruns {
 
 #define PTD_JCCRUN_BITS 12   /* 4096 runs, 1.2 MB */
 
-/* ptd_jccrun_get when the run is not cached yet: built in slot e */
+/* ptd_jccrun_get when the run is not cached yet: built in slot e (ret:
+ * as ptd_jccrun.ret) */
 const struct ptd_jccrun *ptd_jccrun_build(struct ptd_jccruns *r, struct ptd_jccrun *e,
 					  struct ptd_insncache *ic, struct ptd_pinsn *pi,
 					  const struct ptd_dsofile *f, uint64_t off, uint64_t begin,
-					  uint64_t end, uint32_t outcomes);
+					  uint64_t end, uint32_t outcomes, uint64_t ret);
+
+static inline struct ptd_jccrun *ptd_jccrun_slot(struct ptd_jccruns *r,
+						 const struct ptd_dsofile *f, uint64_t off,
+						 uint32_t outcomes, uint64_t ret)
+{
+	uint64_t h = (off + (uint64_t)(uintptr_t)f + ((uint64_t)outcomes << 40) +
+		      ret * 0xff51afd7ed558ccdULL) * 0x9e3779b97f4a7c15ULL;
+
+	return r->e ? &r->e[h >> (64 - PTD_JCCRUN_BITS)] : NULL;
+}
 
 /* The run from offset off of f, mapped over file offsets [begin, end),
- * for the outcomes given; NULL when none (no memory, or no step).  The
- * lookup inline: the decoder asks for a run at most TNT bits. */
+ * for the outcomes given; NULL when none (no memory, or no step).  ret:
+ * 0, or the file offset of the return address on top of the return stack,
+ * for a run that goes on there (when in [begin, end)) where it would end
+ * in a return out of it before count bits.  The lookup inline: the decoder
+ * asks for a run at most TNT bits. */
 static inline const struct ptd_jccrun *ptd_jccrun_get(struct ptd_jccruns *r,
 						      struct ptd_insncache *ic,
 						      struct ptd_pinsn *pi,
 						      const struct ptd_dsofile *f, uint64_t off,
 						      uint64_t begin, uint64_t end,
-						      uint32_t outcomes)
+						      uint32_t outcomes, unsigned count, uint64_t ret)
 {
-	uint64_t h = (off + (uint64_t)(uintptr_t)f + ((uint64_t)outcomes << 40)) *
-		     0x9e3779b97f4a7c15ULL;
-	struct ptd_jccrun *e = r->e ? &r->e[h >> (64 - PTD_JCCRUN_BITS)] : NULL;
+	struct ptd_jccrun *e = ptd_jccrun_slot(r, f, off, outcomes, 0), *e2;
+	const struct ptd_jccrun *run;
 
-	if (e && e->file == f && e->off == off && e->outcomes == outcomes)
-		return e->run.n ? e : NULL;
-	return ptd_jccrun_build(r, e, ic, pi, f, off, begin, end, outcomes);
+	if (e && e->file == f && e->off == off && e->outcomes == outcomes && !e->ret)
+		run = e->run.n ? e : NULL;
+	else
+		run = ptd_jccrun_build(r, e, ic, pi, f, off, begin, end, outcomes, 0);
+	if (!run || run->run.n >= count || run->run.n == PDEC_JCC_MAX ||
+	    run->run.kind[run->run.n - 1] != PDEC_RUN_RET_OUT || !ret || ret < begin || ret >= end)
+		return run;
+	/* the run that goes on from the return address; the plain one when
+	 * both would take the same slot */
+	if (!(e2 = ptd_jccrun_slot(r, f, off, outcomes, ret)) || e2 == e)
+		return run;
+	if (e2->file == f && e2->off == off && e2->outcomes == outcomes && e2->ret == ret)
+		return e2->run.n ? e2 : run;
+	return ptd_jccrun_build(r, e2, ic, pi, f, off, begin, end, outcomes, ret) ?: run;
 }
 
 void ptd_jccruns_fini(struct ptd_jccruns *r);

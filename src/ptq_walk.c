@@ -176,8 +176,10 @@ static inline __attribute__((always_inline)) const struct ptd_map *walk_map(stru
 }
 
 /* pdec_params.walk_jcc: a run of TNT bits from ip, when the walk would
- * find all its blocks in ip's map */
-static const struct pdec_jcc_run *walk_jcc(void *ctx, uint64_t ip, uint64_t bits, uint64_t *base)
+ * find all its blocks in ip's map; going on at the return address ret
+ * when that is in the same map */
+static const struct pdec_jcc_run *walk_jcc(void *ctx, uint64_t ip, uint64_t bits, unsigned count,
+					   uint64_t ret, uint64_t *base)
 {
 	struct walker *w = ctx;
 	const struct ptd_jccrun *e;
@@ -187,7 +189,7 @@ static const struct pdec_jcc_run *walk_jcc(void *ctx, uint64_t ip, uint64_t bits
 		return NULL;
 	off = ip + w->cur_adj;
 	e = ptd_jccrun_get(w->jcc, w->insns, w->pinsn, w->cur_file, off, w->cur_start, w->cur_end,
-			   (uint32_t)(bits >> (64 - PDEC_JCC_MAX)));
+			   (uint32_t)(bits >> (64 - PDEC_JCC_MAX)), count, ret ? ret + w->cur_adj : 0);
 	if (!e || e->lo < w->cur_start || e->hi >= w->cur_end)
 		return NULL;
 	*base = ip - off;

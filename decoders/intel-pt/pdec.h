@@ -108,6 +108,12 @@ struct pdec_jcc_run {
 	                                   to a call before the run (RET_OUT, the last
 	                                   step: its ip is the return stack's) */
 	uint8_t nops[PDEC_JCC_MAX];     /* return stack ops by the end of step i */
+	uint8_t outs;                   /* entries of the return stack from before the run
+	                                   that its steps pop: the RET_OUT step pops the
+	                                   one at depth outs (1: the top) */
+	uint8_t mid_out;                /* a RET step pops the top (depth 1): the run
+	                                   holds only for the return address it was
+	                                   asked with */
 };
 
 struct pdec_params {
@@ -138,11 +144,13 @@ struct pdec_params {
 	 * max_insn_cnt): at most PDEC_JCC_UNCOND ending in a direct call or
 	 * jump, followed, then one ending in a conditional branch, followed
 	 * as its bit says, or in a return (bit taken), to the address its
-	 * call pushed.  Its addresses (ip, push) are *base plus the value.
-	 * NULL when it knows none; else lent until the next call of walk or
-	 * walk_jcc. */
+	 * call pushed.  ret, when not 0, is the top of the return stack: a
+	 * return to a call before the run, before the count bits the packet
+	 * holds are used up, may go on from there (mid_out).  Its addresses
+	 * (ip, push) are *base plus the value.  NULL when it knows none; else
+	 * lent until the next call of walk or walk_jcc. */
 	const struct pdec_jcc_run *(*walk_jcc)(void *ctx, uint64_t ip, uint64_t bits,
-					       uint64_t *base);
+					       unsigned count, uint64_t ret, uint64_t *base);
 	void *ctx;
 	int return_compression;
 	int branch_enable;

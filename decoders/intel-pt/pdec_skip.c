@@ -84,7 +84,9 @@ static unsigned run_once(struct ptd_pdec *d, struct again *a, int *err, bool *mo
 	if (a->run && a->ip == ip && a->bits == bits) {
 		run = a->run;
 		base = a->base;
-	} else if (!(run = d->p.walk_jcc(d->p.ctx, ip, d->tnt.payload, &base))) {
+	} else if (!(run = d->p.walk_jcc(d->p.ctx, ip, d->tnt.payload, (unsigned)d->tnt.count,
+					 d->p.return_compression && d->stack_n ?
+					 d->stack[d->stack_n - 1] : 0, &base))) {
 		return 0;
 	}
 	a->run = NULL;
@@ -116,7 +118,7 @@ static unsigned run_once(struct ptd_pdec *d, struct again *a, int *err, bool *mo
 				if (run->kind[k] != PDEC_RUN_JCC &&
 				    (!d->p.return_compression ||
 				     (run->kind[k] == PDEC_RUN_RET_OUT &&
-				      (!d->stack_n || !d->stack[d->stack_n - 1]))))
+				      (d->stack_n < run->outs || !d->stack[d->stack_n - run->outs]))))
 					break;
 				if (k && run->uncond[k])
 					later_uncond = true;
@@ -162,7 +164,7 @@ static unsigned run_once(struct ptd_pdec *d, struct again *a, int *err, bool *mo
 	if (d->tnt.count) {
 		d->pkt_state = ST_TNT_CONT;
 		*more = k == run->n && (k == PDEC_JCC_MAX || run->kind[k - 1] == PDEC_RUN_RET_OUT);
-		if (k == PDEC_JCC_MAX && d->ip == ip) {
+		if (k == PDEC_JCC_MAX && d->ip == ip && !run->mid_out) {
 			a->run = run;
 			a->ip = ip;
 			a->base = base;
