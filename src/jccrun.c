@@ -148,7 +148,14 @@ const struct ptd_jccrun *ptd_jccrun_build(struct ptd_jccruns *r, struct ptd_jccr
 	run->n = (uint8_t)i;
 	if (nops)
 		run->plain = 0;
-	return i ? e : NULL;
+	run->first_ret = run->uncond_from = (uint8_t)i;
+	while (i--) {
+		if (run->kind[i] != PDEC_RUN_JCC)
+			run->first_ret = (uint8_t)i;
+		if (i && run->uncond[i])
+			run->uncond_from = (uint8_t)i;
+	}
+	return run->n ? e : NULL;
 }
 
 void ptd_jccruns_fini(struct ptd_jccruns *r)

@@ -114,6 +114,10 @@ struct pdec_jcc_run {
 	uint8_t mid_out;                /* a RET step pops the top (depth 1): the run
 	                                   holds only for the return address it was
 	                                   asked with */
+	uint8_t first_ret;              /* the first step that is not a conditional
+	                                   branch (n: none) */
+	uint8_t uncond_from;            /* the first step after step 0 with direct calls
+	                                   or jumps (n: none) */
 };
 
 struct pdec_params {

@@ -58,6 +58,27 @@ struct again {
 	uint8_t bits;
 };
 
+/* Of the first n steps of a run with calls, jumps or returns, those the
+ * walk would take as the run does: not one whose calls and jumps reach
+ * the walk's check for a loop that takes no packets (it begins at the
+ * third direct call or jump in a row, PDEC_JCC_UNCOND: only step 0's can,
+ * after no_progress np), nor one when the return stack may grow past its
+ * bound, nor a return when returns are not compressed, nor a return out
+ * of the run the walk finds no address for (an error). */
+static inline unsigned run_steps(const struct ptd_pdec *d, const struct pdec_jcc_run *run,
+				 unsigned n, unsigned np)
+{
+	if ((run->uncond[0] && run->uncond[0] + np > PDEC_JCC_UNCOND) ||
+	    d->stack_n + PDEC_JCC_OPS >= PDEC_STACK_MAX / 2)
+		return 0;
+	if (!d->p.return_compression)
+		return run->first_ret < n ? run->first_ret : n;
+	if (run->kind[run->n - 1] == PDEC_RUN_RET_OUT && run->n <= n &&
+	    (d->stack_n < run->outs || !d->stack[d->stack_n - run->outs]))
+		return run->n - 1;
+	return n;
+}
+
 /* One run; the steps taken (*err: what pdec_jcc_run returns; *more: the
  * run went as far as it could know, and the next one may go on). */
 static unsigned run_once(struct ptd_pdec *d, struct again *a, int *err, bool *more)
@@ -96,37 +117,20 @@ static unsigned run_once(struct ptd_pdec *d, struct again *a, int *err, bool *mo
 	/* steps that end before the next sample: cap is the walk's
 	 * max_insn_cnt now, and no less than that less the instructions
 	 * walked at each later step (pdec_time.c next_period) */
-	if (run->plain && !quiet) {
-		/* conditional branches only: the steps below the cap, and the
-		 * last one whose bit is set, taken */
+	/* the steps the walk would take alike (run_steps) below the cap (or,
+	 * quiet, that leave the period so); the last one whose bit is set (a
+	 * conditional branch taken, or a return), taken */
+	if (!run->plain)
+		n = run_steps(d, run, n, np);
+	if (!quiet)
 		for (k = 0; k < n && (!cap || run->insn_cnt[k] < cap); k++)
 			;
-		if (k && (tk = d->tnt.payload >> (64 - k)))
-			taken = k - (unsigned)__builtin_ctzll(tk);
-	} else {
-		for (k = 0; k < n && (!cap || run->insn_cnt[k] < cap) &&
-			    (!quiet || pdec_period_quiet(d, run->insn_cnt[k])); k++) {
-			if (!run->plain) {
-				/* walk_insn's check for a loop that takes no
-				 * packets begins at the third direct call or
-				 * jump in a row: the walk makes it */
-				if ((run->uncond[k] && run->uncond[k] + (k ? 0 : np) > PDEC_JCC_UNCOND) ||
-				    d->stack_n + PDEC_JCC_OPS >= PDEC_STACK_MAX / 2)
-					break;
-				/* a return the walk finds no address for is an
-				 * error */
-				if (run->kind[k] != PDEC_RUN_JCC &&
-				    (!d->p.return_compression ||
-				     (run->kind[k] == PDEC_RUN_RET_OUT &&
-				      (d->stack_n < run->outs || !d->stack[d->stack_n - run->outs]))))
-					break;
-				if (k && run->uncond[k])
-					later_uncond = true;
-			}
-			if ((d->tnt.payload << k) & (1ULL << 63))
-				taken = k + 1;   /* a conditional branch taken, or a return */
-		}
-	}
+	else
+		for (k = 0; k < n && pdec_period_quiet(d, run->insn_cnt[k]); k++)
+			;
+	if (k && (tk = d->tnt.payload >> (64 - k)))
+		taken = k - (unsigned)__builtin_ctzll(tk);
+	later_uncond = k > run->uncond_from;
 	if (!k)
 		return 0;
 	/* the states of the first step's calls and jumps come before its bit:
