@@ -209,20 +209,30 @@ static int parse_ipt(struct pt_packet_decoder *pk, size_t off, struct pdec_pkt *
 	return rc;
 }
 
+/* parse() for the packets quick_packet leaves: CYC, and libipt's */
+static __attribute__((noinline)) int parse_slow(struct pt_packet_decoder *pk, const uint8_t *buf,
+						size_t len, size_t off, struct pdec_pkt *out)
+{
+	if ((buf[off] & 3) == 3)
+		return cyc_packet(buf + off, len - off, out);
+	return parse_ipt(pk, off, out);
+}
+
 /* The packet at off of the piece [buf, buf + len) that pk decodes, into
- * *out; its size, or <= 0 when bad. */
-static int parse(struct pt_packet_decoder *pk, const uint8_t *buf, size_t len, size_t off,
-		 struct pdec_pkt *out)
+ * *out; its size, or <= 0 when bad.  The common packets inline, the
+ * rest out of line (quick_packet takes no CYC packet: its low bits are
+ * 11). */
+static inline __attribute__((always_inline)) int parse(struct pt_packet_decoder *pk,
+							 const uint8_t *buf, size_t len,
+							 size_t off, struct pdec_pkt *out)
 {
 	int rc;
 
 	if (!pk || off >= len)
 		return 0;
-	if ((buf[off] & 3) == 3)
-		return cyc_packet(buf + off, len - off, out);
 	if ((rc = quick_packet(buf + off, len - off, out)))
 		return rc;
-	return parse_ipt(pk, off, out);
+	return parse_slow(pk, buf, len, off, out);
 }
 
 int pdec_test_packet(const uint8_t *buf, size_t len, bool quick, struct pdec_pkt *out)
