@@ -106,7 +106,8 @@ static unsigned run_once(struct ptd_pdec *d, struct again *a, int *err, bool *mo
 		run = a->run;
 		base = a->base;
 	} else if (!(run = d->p.walk_jcc(d->p.ctx, ip, d->tnt.payload, (unsigned)d->tnt.count,
-					 d->p.return_compression && d->stack_n ?
+					 /* a run through a return is never plain */
+					 d->p.return_compression && d->stack_n && !d->p.keep_ops ?
 					 d->stack[d->stack_n - 1] : 0, &base))) {
 		return 0;
 	}
