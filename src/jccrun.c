@@ -91,7 +91,6 @@ const struct ptd_jccrun *ptd_jccrun_build(struct ptd_jccruns *r, struct ptd_jccr
 	run = &e->run;
 	run->pops = 0;
 	run->plain = 1;
-	run->outs = 0;
 	run->mid_out = 0;
 	while (i < PDEC_JCC_MAX) {
 		int taken = !!(outcomes & (1u << (PDEC_JCC_MAX - 1 - i)));
@@ -129,7 +128,6 @@ const struct ptd_jccrun *ptd_jccrun_build(struct ptd_jccruns *r, struct ptd_jccr
 			if (!ncalls) {
 				/* to a call before the run: the top of the
 				 * return stack, the first time when it is known */
-				run->outs++;
 				if (!ret || run->mid_out) {
 					end_step(run, i++, cnt, 0, uncond, PDEC_RUN_RET_OUT, nops);
 					break;

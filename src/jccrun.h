@@ -56,6 +56,13 @@ static inline struct ptd_jccrun *ptd_jccrun_slot(struct ptd_jccruns *r,
 	return r->e ? &r->e[h >> (64 - PTD_JCCRUN_BITS)] : NULL;
 }
 
+/* Does slot e hold the run of that key? */
+static inline int ptd_jccrun_is(const struct ptd_jccrun *e, const struct ptd_dsofile *f,
+				uint64_t off, uint32_t outcomes, uint64_t ret)
+{
+	return e->file == f && e->off == off && e->outcomes == outcomes && e->ret == ret;
+}
+
 /* The run from offset off of f, mapped over file offsets [begin, end),
  * for the outcomes given; NULL when none (no memory, or no step).  ret:
  * 0, or the file offset of the return address on top of the return stack,
@@ -72,7 +79,7 @@ static inline const struct ptd_jccrun *ptd_jccrun_get(struct ptd_jccruns *r,
 	struct ptd_jccrun *e = ptd_jccrun_slot(r, f, off, outcomes, 0), *e2;
 	const struct ptd_jccrun *run;
 
-	if (e && e->file == f && e->off == off && e->outcomes == outcomes && !e->ret)
+	if (e && ptd_jccrun_is(e, f, off, outcomes, 0))
 		run = e->run.n ? e : NULL;
 	else
 		run = ptd_jccrun_build(r, e, ic, pi, f, off, begin, end, outcomes, 0);
@@ -83,7 +90,7 @@ static inline const struct ptd_jccrun *ptd_jccrun_get(struct ptd_jccruns *r,
 	 * both would take the same slot */
 	if (!(e2 = ptd_jccrun_slot(r, f, off, outcomes, ret)) || e2 == e)
 		return run;
-	if (e2->file == f && e2->off == off && e2->outcomes == outcomes && e2->ret == ret)
+	if (ptd_jccrun_is(e2, f, off, outcomes, ret))
 		return e2->run.n ? e2 : run;
 	return ptd_jccrun_build(r, e2, ic, pi, f, off, begin, end, outcomes, ret) ?: run;
 }

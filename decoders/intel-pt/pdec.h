@@ -108,12 +108,10 @@ struct pdec_jcc_run {
 	                                   to a call before the run (RET_OUT, the last
 	                                   step: its ip is the return stack's) */
 	uint8_t nops[PDEC_JCC_MAX];     /* return stack ops by the end of step i */
-	uint8_t outs;                   /* entries of the return stack from before the run
-	                                   that its steps pop: the RET_OUT step pops the
-	                                   one at depth outs (1: the top) */
-	uint8_t mid_out;                /* a RET step pops the top (depth 1): the run
-	                                   holds only for the return address it was
-	                                   asked with */
+	uint8_t mid_out;                /* a RET step pops the top of the return stack
+	                                   from before the run: the run holds only for
+	                                   the return address it was asked with, and its
+	                                   RET_OUT step pops the entry below (depth 2) */
 	uint8_t first_ret;              /* the first step that is not a conditional
 	                                   branch (n: none) */
 	uint8_t uncond_from;            /* the first step after step 0 with direct calls

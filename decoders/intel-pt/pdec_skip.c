@@ -74,7 +74,7 @@ static inline unsigned run_steps(const struct ptd_pdec *d, const struct pdec_jcc
 	if (!d->p.return_compression)
 		return run->first_ret < n ? run->first_ret : n;
 	if (run->kind[run->n - 1] == PDEC_RUN_RET_OUT && run->n <= n &&
-	    (d->stack_n < run->outs || !d->stack[d->stack_n - run->outs]))
+	    (d->stack_n < 1u + run->mid_out || !d->stack[d->stack_n - 1 - run->mid_out]))
 		return run->n - 1;
 	return n;
 }
