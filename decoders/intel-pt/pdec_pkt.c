@@ -1,7 +1,7 @@
 /* Packets for the perf-semantics decoder: pieces of trace from get_trace(),
  * packets from libipt's packet decoder, in perf's terms (pdec_priv.h). */
 #define _GNU_SOURCE
-#include "decoders/intel-pt/pdec_priv.h"
+#include "decoders/intel-pt/pdec_parse.h"
 
 #include <endian.h>
 #include <errno.h>
@@ -108,95 +108,9 @@ static int convert(const struct pt_packet *in, struct pdec_pkt *out)
 	return 0;
 }
 
-/* perf's intel_pt_get_cyc: a CYC packet of up to 9 extension bytes
- * (libipt takes fewer); its size, or 0 when bad or cut off */
-static int cyc_packet(const uint8_t *buf, size_t len, struct pdec_pkt *out)
-{
-	unsigned byte = buf[0], offs = 1, shift;
-	uint64_t payload = byte >> 3;
-
-	byte >>= 2;
-	for (shift = 5; byte & 1; shift += 7) {
-		if (offs > 9 || offs >= len)
-			return 0;
-		byte = buf[offs++];
-		payload |= ((uint64_t)byte >> 1) << shift;
-	}
-	out->type = PK_CYC;
-	out->count = 0;
-	out->payload = payload;
-	return (int)offs;
-}
-
-/* The packets most of a trace is made of, decoded as libipt decodes them
- * (its pt_pkt_read_tnt and pt_pkt_read_ip), without its per-packet set-up:
- * PAD, short and long TNT, and TIP, TIP.PGE, TIP.PGD and FUP with a valid
- * IP compression that fits.  0 for any other: libipt decodes those. */
-static inline __attribute__((always_inline)) int quick_packet(const uint8_t *p, size_t len,
-								 struct pdec_pkt *out)
-{
-	static const uint8_t ip_bytes[8] = { 0, 2, 4, 6, 6, 0xff, 8, 0xff };
-	unsigned b = p[0], ipc, i;
-	uint64_t ip = 0;
-
-	out->count = 0;
-	out->payload = 0;
-	if (b == 0) {
-		out->type = PK_PAD;
-		return 1;
-	}
-	if (!(b & 1) && b != 2) {
-		unsigned bits = b >> 1, size = 31 - (unsigned)__builtin_clz(bits);
-
-		out->type = PK_TNT;
-		out->count = (int)size;
-		out->payload = (uint64_t)(bits ^ (1u << size)) << (64 - size);
-		return 1;
-	}
-	if (b == 2) {   /* long TNT: 02 a3 and 6 bytes, up to 47 bits and a stop bit */
-		uint64_t bits = 0;
-		unsigned size;
-
-		if (len < 8 || p[1] != 0xa3)
-			return 0;
-		for (i = 7; i > 1; i--)
-			bits = bits << 8 | p[i];
-		if (bits < 2)
-			return 0;   /* no bit: libipt's error */
-		size = 63 - (unsigned)__builtin_clzll(bits);
-		out->type = PK_TNT;
-		out->count = (int)size;
-		out->payload = (bits ^ (1ULL << size)) << (64 - size);
-		return 8;
-	}
-	switch (b & 0x1f) {
-	case 0x0d: out->type = PK_TIP; break;
-	case 0x11: out->type = PK_TIP_PGE; break;
-	case 0x01: out->type = PK_TIP_PGD; break;
-	case 0x1d: out->type = PK_FUP; break;
-	default: return 0;
-	}
-	ipc = b >> 5;
-	if (ip_bytes[ipc] == 0xff || len < 1u + ip_bytes[ipc])
-		return 0;
-	if (len >= 9 && ip_bytes[ipc]) {
-		/* the 8 bytes after the header, little-endian, cut to size */
-		memcpy(&ip, p + 1, sizeof(ip));
-		ip = le64toh(ip);
-		if (ip_bytes[ipc] < 8)
-			ip &= (1ULL << (8 * ip_bytes[ipc])) - 1;
-	} else {
-		for (i = ip_bytes[ipc]; i; i--)
-			ip = ip << 8 | p[i];
-	}
-	out->count = (int)ipc;
-	out->payload = ip;
-	return 1 + ip_bytes[ipc];
-}
-
 /* The packet at off of the piece that pk decodes, by libipt, into *out;
  * its size, or <= 0 when bad. */
-static int parse_ipt(struct pt_packet_decoder *pk, size_t off, struct pdec_pkt *out)
+int pdec_parse_ipt(struct pt_packet_decoder *pk, size_t off, struct pdec_pkt *out)
 {
 	struct pt_packet pkt;
 	int rc;
@@ -207,32 +121,6 @@ static int parse_ipt(struct pt_packet_decoder *pk, size_t off, struct pdec_pkt *
 	if (rc <= 0 || convert(&pkt, out))
 		return 0;
 	return rc;
-}
-
-/* parse() for the packets quick_packet leaves: CYC, and libipt's */
-static __attribute__((noinline)) int parse_slow(struct pt_packet_decoder *pk, const uint8_t *buf,
-						size_t len, size_t off, struct pdec_pkt *out)
-{
-	if ((buf[off] & 3) == 3)
-		return cyc_packet(buf + off, len - off, out);
-	return parse_ipt(pk, off, out);
-}
-
-/* The packet at off of the piece [buf, buf + len) that pk decodes, into
- * *out; its size, or <= 0 when bad.  The common packets inline, the
- * rest out of line (quick_packet takes no CYC packet: its low bits are
- * 11). */
-static inline __attribute__((always_inline)) int parse(struct pt_packet_decoder *pk,
-							 const uint8_t *buf, size_t len,
-							 size_t off, struct pdec_pkt *out)
-{
-	int rc;
-
-	if (!pk || off >= len)
-		return 0;
-	if ((rc = quick_packet(buf + off, len - off, out)))
-		return rc;
-	return parse_slow(pk, buf, len, off, out);
 }
 
 int pdec_test_packet(const uint8_t *buf, size_t len, bool quick, struct pdec_pkt *out)
@@ -250,15 +138,9 @@ int pdec_test_packet(const uint8_t *buf, size_t len, bool quick, struct pdec_pkt
 	cfg.end = (uint8_t *)buf + len;
 	pk = pt_pkt_alloc_decoder(&cfg);
 	if (pk)
-		rc = parse_ipt(pk, 0, out);
+		rc = pdec_parse_ipt(pk, 0, out);
 	pt_pkt_free_decoder(pk);
 	return rc;
-}
-
-/* Parse the packet at off of the current piece into *out. */
-static int parse_at(struct ptd_pdec *d, size_t off, struct pdec_pkt *out)
-{
-	return parse(d->pk, d->buf, d->len, off, out);
 }
 
 static int new_piece(struct ptd_pdec *d, const struct pdec_buf *b)
@@ -338,7 +220,7 @@ int pdec_get_next_packet(struct ptd_pdec *d)
 			d->packet = d->memo[d->memo_i].pkt;
 			rc = d->memo[d->memo_i++].size;
 		} else {
-			rc = parse_at(d, d->off, &d->packet);
+			rc = pdec_parse(d->pk, d->buf, d->len, d->off, &d->packet);
 			if (rc <= 0)
 				return bad_packet(d);
 		}
@@ -362,7 +244,7 @@ bool pdec_next_tsc(const uint8_t *buf, size_t len, uint64_t *tsc, size_t *rem)
 	cfg.begin = (uint8_t *)buf;
 	cfg.end = (uint8_t *)buf + len;
 	pk = pt_pkt_alloc_decoder(&cfg);
-	while ((n = parse(pk, buf, len, off, &out)) > 0) {
+	while ((n = pdec_parse(pk, buf, len, off, &out)) > 0) {
 		if (out.type == PK_TSC) {
 			*tsc = out.payload;
 			if (rem)
@@ -429,27 +311,5 @@ int pdec_scan_for_psb(struct ptd_pdec *d)
 void pdec_lookahead(struct ptd_pdec *d, int (*cb)(const struct pdec_pkt *pkt, void *data),
 		    void *data)
 {
-	struct pdec_pkt spare, *pkt;
-	size_t off = d->off + d->pkt_step;
-	struct pdec_memo *m;
-	int rc;
-
-	d->memo_i = d->memo_n = 0;
-	while (off < d->len) {
-		m = d->memo_n < PDEC_MEMO ? &d->memo[d->memo_n] : NULL;
-		pkt = m ? &m->pkt : &spare;
-		rc = parse_at(d, off, pkt);
-		if (rc <= 0)
-			break;
-		if (m) {
-			m->off = off;
-			m->size = rc;
-			d->memo_n++;
-		}
-		off += (size_t)rc;
-		if (pkt->type == PK_PAD)
-			continue;
-		if (cb(pkt, data))
-			break;
-	}
+	pdec_lookahead_with(d, cb, data);
 }

@@ -4,7 +4,7 @@
  * cycles scaled by the core:bus ratio; between timing packets each
  * instruction counts as one tick for periods and two (scaled by the
  * maximum non-turbo ratio over CBR) for the estimated timestamp. */
-#include "decoders/intel-pt/pdec_priv.h"
+#include "decoders/intel-pt/pdec_parse.h"
 
 static uint64_t multdiv(uint64_t t, uint32_t n, uint32_t d)
 {
@@ -256,7 +256,7 @@ static void calc_cyc_to_tsc(struct ptd_pdec *d)
 		.fixup_last_mtc = d->fixup_last_mtc, .last = d->last_packet_type,
 	};
 
-	pdec_lookahead(d, cyc_calc_cb, &c);
+	pdec_lookahead_with(d, cyc_calc_cb, &c);
 }
 
 void pdec_calc_mtc_timestamp(struct ptd_pdec *d)

@@ -1,0 +1,155 @@
+/* Packet parsing inline, for the loops that take every packet: the
+ * walk's packet fetch (pdec_pkt.c) and the look-aheads (the CYC
+ * calibration in pdec_time.c, the PSB+ look-ahead in pdec_psb.c). */
+#ifndef PTD_DECODERS_INTEL_PT_PDEC_PARSE_H
+#define PTD_DECODERS_INTEL_PT_PDEC_PARSE_H
+
+#include <endian.h>
+#include <string.h>
+
+#include "decoders/intel-pt/pdec_priv.h"
+
+/* perf's intel_pt_get_cyc: a CYC packet of up to 9 extension bytes
+ * (libipt takes fewer); its size, or 0 when bad or cut off */
+static inline int pdec_cyc_packet(const uint8_t *buf, size_t len, struct pdec_pkt *out)
+{
+	unsigned byte = buf[0], offs = 1, shift;
+	uint64_t payload = byte >> 3;
+
+	byte >>= 2;
+	for (shift = 5; byte & 1; shift += 7) {
+		if (offs > 9 || offs >= len)
+			return 0;
+		byte = buf[offs++];
+		payload |= ((uint64_t)byte >> 1) << shift;
+	}
+	out->type = PK_CYC;
+	out->count = 0;
+	out->payload = payload;
+	return (int)offs;
+}
+
+/* The packets most of a trace is made of, decoded as libipt decodes them
+ * (its pt_pkt_read_tnt and pt_pkt_read_ip), without its per-packet set-up:
+ * PAD, short and long TNT, and TIP, TIP.PGE, TIP.PGD and FUP with a valid
+ * IP compression that fits.  0 for any other: libipt decodes those. */
+static inline __attribute__((always_inline)) int quick_packet(const uint8_t *p, size_t len,
+								 struct pdec_pkt *out)
+{
+	static const uint8_t ip_bytes[8] = { 0, 2, 4, 6, 6, 0xff, 8, 0xff };
+	unsigned b = p[0], ipc, i;
+	uint64_t ip = 0;
+
+	out->count = 0;
+	out->payload = 0;
+	if (b == 0) {
+		out->type = PK_PAD;
+		return 1;
+	}
+	if (!(b & 1) && b != 2) {
+		unsigned bits = b >> 1, size = 31 - (unsigned)__builtin_clz(bits);
+
+		out->type = PK_TNT;
+		out->count = (int)size;
+		out->payload = (uint64_t)(bits ^ (1u << size)) << (64 - size);
+		return 1;
+	}
+	if (b == 2) {   /* long TNT: 02 a3 and 6 bytes, up to 47 bits and a stop bit */
+		uint64_t bits = 0;
+		unsigned size;
+
+		if (len < 8 || p[1] != 0xa3)
+			return 0;
+		for (i = 7; i > 1; i--)
+			bits = bits << 8 | p[i];
+		if (bits < 2)
+			return 0;   /* no bit: libipt's error */
+		size = 63 - (unsigned)__builtin_clzll(bits);
+		out->type = PK_TNT;
+		out->count = (int)size;
+		out->payload = (bits ^ (1ULL << size)) << (64 - size);
+		return 8;
+	}
+	switch (b & 0x1f) {
+	case 0x0d: out->type = PK_TIP; break;
+	case 0x11: out->type = PK_TIP_PGE; break;
+	case 0x01: out->type = PK_TIP_PGD; break;
+	case 0x1d: out->type = PK_FUP; break;
+	default: return 0;
+	}
+	ipc = b >> 5;
+	if (ip_bytes[ipc] == 0xff || len < 1u + ip_bytes[ipc])
+		return 0;
+	if (len >= 9 && ip_bytes[ipc]) {
+		/* the 8 bytes after the header, little-endian, cut to size */
+		memcpy(&ip, p + 1, sizeof(ip));
+		ip = le64toh(ip);
+		if (ip_bytes[ipc] < 8)
+			ip &= (1ULL << (8 * ip_bytes[ipc])) - 1;
+	} else {
+		for (i = ip_bytes[ipc]; i; i--)
+			ip = ip << 8 | p[i];
+	}
+	out->count = (int)ipc;
+	out->payload = ip;
+	return 1 + ip_bytes[ipc];
+}
+
+/* The packet at off of the piece that pk decodes, by libipt, into *out;
+ * its size, or <= 0 when bad (pdec_pkt.c). */
+int pdec_parse_ipt(struct pt_packet_decoder *pk, size_t off, struct pdec_pkt *out)
+	__attribute__((noinline));
+
+/* The packet at off of the piece [buf, buf + len) that pk decodes, into
+ * *out; its size, or <= 0 when bad.  The common packets and CYC inline,
+ * the rest by libipt (quick_packet takes no CYC packet: its low bits
+ * are 11). */
+static inline __attribute__((always_inline)) int pdec_parse(struct pt_packet_decoder *pk,
+							      const uint8_t *buf, size_t len,
+							      size_t off, struct pdec_pkt *out)
+{
+	int rc;
+
+	if (!pk || off >= len)
+		return 0;
+	if ((rc = quick_packet(buf + off, len - off, out)))
+		return rc;
+	if ((buf[off] & 3) == 3)
+		return pdec_cyc_packet(buf + off, len - off, out);
+	return pdec_parse_ipt(pk, off, out);
+}
+
+/* pdec_lookahead with the parse and cb inline: look ahead from the packet
+ * after the current one, without moving, keeping the first PDEC_MEMO
+ * packets for pdec_get_next_packet; cb returns non-zero to stop.  Stays
+ * within the current piece. */
+static inline __attribute__((always_inline)) void
+pdec_lookahead_with(struct ptd_pdec *d, int (*cb)(const struct pdec_pkt *pkt, void *data),
+		    void *data)
+{
+	struct pdec_pkt spare, *pkt;
+	size_t off = d->off + d->pkt_step;
+	struct pdec_memo *m;
+	int rc;
+
+	d->memo_i = d->memo_n = 0;
+	while (off < d->len) {
+		m = d->memo_n < PDEC_MEMO ? &d->memo[d->memo_n] : NULL;
+		pkt = m ? &m->pkt : &spare;
+		rc = pdec_parse(d->pk, d->buf, d->len, off, pkt);
+		if (rc <= 0)
+			break;
+		if (m) {
+			m->off = off;
+			m->size = rc;
+			d->memo_n++;
+		}
+		off += (size_t)rc;
+		if (pkt->type == PK_PAD)
+			continue;
+		if (cb(pkt, data))
+			break;
+	}
+}
+
+#endif
