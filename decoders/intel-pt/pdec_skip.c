@@ -123,9 +123,14 @@ static unsigned run_once(struct ptd_pdec *d, struct again *a, int *err, bool *mo
 	 * conditional branch taken, or a return), taken */
 	if (!run->plain)
 		n = run_steps(d, run, n, np);
-	if (!quiet)
-		for (k = 0; k < n && (!cap || run->insn_cnt[k] < cap); k++)
-			;
+	if (!quiet) {
+		/* insn_cnt grows along the run: the last step first */
+		if (!cap || !n || run->insn_cnt[n - 1] < cap)
+			k = n;
+		else
+			for (k = 0; run->insn_cnt[k] < cap; k++)
+				;
+	}
 	else
 		for (k = 0; k < n && pdec_period_quiet(d, run->insn_cnt[k]); k++)
 			;
