@@ -57,54 +57,83 @@ void ptd_symset_insert(struct ptd_symtab *t, uint64_t start, uint64_t end, uint3
 	t->ops[t->nops++] = seq;
 }
 
-/* Sort t->syms by (start, seq), perf's tree in order.  The array is
- * always in seq order where starts are equal (sorted, then symbols
- * appended with a greater seq), so a stable sort by start does it: a
- * radix sort, least significant byte first, that passes over the bytes
- * all symbols share (a table's addresses differ in two or three).  0 or
- * -1 (no memory). */
-static int sort_syms(struct ptd_symtab *t)
+/* A stable radix sort of a[0, n) by start, least significant byte first,
+ * with b[0, n) to move through, over the bytes the starts differ in (a
+ * table's addresses differ in two or three).  Where the result is: a or
+ * b. */
+static struct sym *radix_sort(struct sym *a, struct sym *b, size_t n)
 {
-	uint32_t(*cnt)[256];
-	struct sym *a = t->syms, *b, *tmp;
-	size_t i, n = t->n;
-	unsigned p, v;
+	uint64_t any = 0, all = ~0ULL, differ;
+	uint32_t cnt[256];
+	struct sym *tmp;
+	unsigned sh, v;
+	size_t i;
 
-	if (n < 2)
-		return 0;
-	cnt = calloc(8, sizeof(*cnt));
-	b = malloc(n * sizeof(*b));
-	if (!cnt || !b) {
-		free(cnt);
-		free(b);
-		return -1;
+	for (i = 0; i < n; i++) {
+		any |= a[i].start;
+		all &= a[i].start;
 	}
-	for (i = 0; i < n; i++)
-		for (p = 0; p < 8; p++)
-			cnt[p][(a[i].start >> (8 * p)) & 255]++;
-	for (p = 0; p < 8; p++) {
-		uint32_t *c = cnt[p], sum = 0;
+	differ = any ^ all;
+	for (sh = 0; sh < 64; sh += 8) {
+		uint32_t sum = 0;
 
-		if (c[(a[0].start >> (8 * p)) & 255] == n)
+		if (!((differ >> sh) & 255))
 			continue;
+		memset(cnt, 0, sizeof(cnt));
+		for (i = 0; i < n; i++)
+			cnt[(a[i].start >> sh) & 255]++;
 		for (v = 0; v < 256; v++) {
-			uint32_t k = c[v];
+			uint32_t k = cnt[v];
 
-			c[v] = sum;
+			cnt[v] = sum;
 			sum += k;
 		}
 		for (i = 0; i < n; i++)
-			b[c[(a[i].start >> (8 * p)) & 255]++] = a[i];
+			b[cnt[(a[i].start >> sh) & 255]++] = a[i];
 		tmp = a;
 		a = b;
 		b = tmp;
 	}
-	free(cnt);
-	free(b);
-	if (a != t->syms) {
-		t->syms = a;
+	return a;
+}
+
+/* Sort t->syms by (start, seq), perf's tree in order.  The array is
+ * always in seq order where starts are equal (sorted, then symbols
+ * appended with a greater seq), so a stable sort by start does it.  A
+ * sorted array stays; one sorted but for symbols appended has only
+ * those sorted, then merged in (the earlier first among equal starts).
+ * 0 or -1 (no memory). */
+static int sort_syms(struct ptd_symtab *t)
+{
+	struct sym *a = t->syms, *out, *tail, *r;
+	size_t n = t->n, p = 1, i, j, k;
+
+	while (p < n && a[p - 1].start <= a[p].start)
+		p++;
+	if (p >= n)
+		return 0;
+	out = malloc(n * sizeof(*out));
+	if (!out)
+		return -1;
+	if (p < n / 2) {
+		r = radix_sort(a, out, n);
+		free(r == a ? out : a);
+		t->syms = r;
 		t->cap = n;
+		return 0;
 	}
+	tail = malloc((n - p) * sizeof(*tail));
+	if (!tail) {
+		free(out);
+		return -1;
+	}
+	r = radix_sort(a + p, tail, n - p);
+	for (i = 0, j = 0, k = 0; k < n; k++)
+		out[k] = j == n - p || (i < p && a[i].start <= r[j].start) ? a[i++] : r[j++];
+	free(tail);
+	free(a);
+	t->syms = out;
+	t->cap = n;
 	return 0;
 }
 
