@@ -123,17 +123,21 @@ static unsigned run_once(struct ptd_pdec *d, struct again *a, int *err, bool *mo
 	 * conditional branch taken, or a return), taken */
 	if (!run->plain)
 		n = run_steps(d, run, n, np);
+	/* insn_cnt grows along the run, and so does the time at its steps
+	 * (unless it wraps): the last step first */
 	if (!quiet) {
-		/* insn_cnt grows along the run: the last step first */
 		if (!cap || !n || run->insn_cnt[n - 1] < cap)
 			k = n;
 		else
 			for (k = 0; run->insn_cnt[k] < cap; k++)
 				;
-	}
-	else
+	} else if (n && d->timestamp + d->timestamp_insn_cnt < UINT64_MAX - (1ULL << 33) &&
+		   pdec_period_quiet(d, run->insn_cnt[n - 1])) {
+		k = n;
+	} else {
 		for (k = 0; k < n && pdec_period_quiet(d, run->insn_cnt[k]); k++)
 			;
+	}
 	if (k && (tk = d->tnt.payload >> (64 - k)))
 		taken = k - (unsigned)__builtin_ctzll(tk);
 	later_uncond = k > run->uncond_from;
