@@ -289,6 +289,7 @@ static void undo(struct ptd_ptq *q)
 		pq->w.jcc = &q->jcc;
 		memset(pq->w.files, 0, sizeof(pq->w.files));
 		pq->w.cur = NULL;
+		pq->w.win_len = 0;
 	}
 	free_ahead(q);
 }

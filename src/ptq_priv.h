@@ -42,6 +42,9 @@ struct walker {
 	struct ptd_dsofile *cur_file; /* its file, */
 	uint64_t cur_adj;             /* file offset = ip + cur_adj, */
 	uint64_t cur_start, cur_end;  /* the map's [start, end) in file offsets */
+	uint64_t win_lo, win_len;     /* walk_map: cur holds for ip - win_lo < win_len */
+	uint64_t win_from, win_tlen;  /* and now - win_from < win_tlen, */
+	int32_t win_pid;              /* for pid win_pid (win_len 0: no window) */
 	struct pdec_insn insn;        /* walk's answer when no cache holds it */
 };
 

@@ -154,15 +154,19 @@ static struct ptd_dsofile *walk_file(struct walker *w, const struct ptd_map *map
 /* The map ip is in, with its file (cur_file) and file offsets in cur_*;
  * NULL when there is none (or no memory for its file).  Kept for the
  * next call, as maps do not change while the trace is decoded
- * (machine.h, ptd_machine_find_map_hints). */
-static inline __attribute__((always_inline)) const struct ptd_map *walk_map(struct walker *w,
-									       uint64_t ip)
+ * (machine.h, ptd_machine_find_map_hints): the addresses and times the
+ * answer holds for are the window win_*, for the same pid, on one side
+ * of KERNEL_START. */
+static __attribute__((noinline)) const struct ptd_map *walk_map_slow(struct walker *w,
+								       uint64_t ip)
 {
 	const struct ptd_map *map;
 	struct ptd_dsofile *f;
+	uint64_t lo, hi;
+	int kernel = ip >= KERNEL_START;
 
-	map = ptd_machine_find_map_hint(&w->q->s->machine, w->pid, ip >= KERNEL_START, ip, *w->now,
-					&w->maps);
+	w->win_len = 0;
+	map = ptd_machine_find_map_hint(&w->q->s->machine, w->pid, kernel, ip, *w->now, &w->maps);
 	if (map && map != w->cur) {
 		if (!(f = walk_file(w, map)))
 			return NULL;
@@ -172,7 +176,25 @@ static inline __attribute__((always_inline)) const struct ptd_map *walk_map(stru
 		w->cur_start = ptd_map_file_off(map, map->start);
 		w->cur_end = ptd_map_file_off(map, map->end);
 	}
+	if (map && w->maps.e[w->maps.last].map == map) {
+		lo = kernel && map->start < KERNEL_START ? KERNEL_START : map->start;
+		hi = !kernel && map->end > KERNEL_START ? KERNEL_START : map->end;
+		w->win_lo = lo;
+		w->win_len = hi - lo;
+		w->win_from = w->maps.e[w->maps.last].from;
+		w->win_tlen = w->maps.e[w->maps.last].until - w->win_from;
+		w->win_pid = w->pid;
+	}
 	return map;
+}
+
+static inline __attribute__((always_inline)) const struct ptd_map *walk_map(struct walker *w,
+									       uint64_t ip)
+{
+	if (ip - w->win_lo < w->win_len && *w->now - w->win_from < w->win_tlen &&
+	    w->pid == w->win_pid)
+		return w->cur;
+	return walk_map_slow(w, ip);
 }
 
 /* pdec_params.walk_jcc: a run of TNT bits from ip, when the walk would
