@@ -1,5 +1,5 @@
 /* Packet parsing inline, for the loops that take every packet: the
- * walk's packet fetch (pdec_pkt.c) and the look-aheads (the CYC
+ * walk's packet fetch (pdec_pkt.c, pdec_trace.c) and the look-aheads (the CYC
  * calibration in pdec_time.c, the PSB+ look-ahead in pdec_psb.c). */
 #ifndef PTD_DECODERS_INTEL_PT_PDEC_PARSE_H
 #define PTD_DECODERS_INTEL_PT_PDEC_PARSE_H
@@ -117,6 +117,38 @@ static inline __attribute__((always_inline)) int pdec_parse(struct pt_packet_dec
 	if ((buf[off] & 3) == 3)
 		return pdec_cyc_packet(buf + off, len - off, out);
 	return pdec_parse_ipt(pk, off, out);
+}
+
+int pdec_bad_packet(struct ptd_pdec *d) __attribute__((cold));
+
+/* pdec_get_next_packet inline, for the walk's packet loop: the next
+ * packet but PADs into d->packet, from the last look-ahead's or parsed;
+ * 0, or -EBADMSG, -ENODATA, -ENOLINK as pdec_get_data. */
+static inline __attribute__((always_inline)) int pdec_next_packet(struct ptd_pdec *d)
+{
+	int rc;
+
+	d->last_packet_type = d->packet.type;
+	do {
+		d->pos += d->pkt_step;
+		d->off += d->pkt_step;
+		d->pkt_step = 0;
+		if (d->off >= d->len) {
+			rc = pdec_get_data(d, false);
+			if (rc)
+				return rc;
+		}
+		if (d->memo_i < d->memo_n && d->memo[d->memo_i].off == d->off) {
+			d->packet = d->memo[d->memo_i].pkt;
+			rc = d->memo[d->memo_i++].size;
+		} else {
+			rc = pdec_parse(d->pk, d->buf, d->len, d->off, &d->packet);
+			if (rc <= 0)
+				return pdec_bad_packet(d);
+		}
+		d->pkt_step = (size_t)rc;
+	} while (d->packet.type == PK_PAD);
+	return 0;
 }
 
 /* pdec_lookahead with the parse and cb inline: look ahead from the packet

@@ -193,7 +193,7 @@ int pdec_get_data(struct ptd_pdec *d, bool reposition)
 	return 0;
 }
 
-static int bad_packet(struct ptd_pdec *d)
+int pdec_bad_packet(struct ptd_pdec *d)
 {
 	d->tx_flags = 0;
 	d->have_tma = false;
@@ -204,29 +204,7 @@ static int bad_packet(struct ptd_pdec *d)
 
 int pdec_get_next_packet(struct ptd_pdec *d)
 {
-	int rc;
-
-	d->last_packet_type = d->packet.type;
-	do {
-		d->pos += d->pkt_step;
-		d->off += d->pkt_step;
-		d->pkt_step = 0;
-		if (d->off >= d->len) {
-			rc = pdec_get_data(d, false);
-			if (rc)
-				return rc;
-		}
-		if (d->memo_i < d->memo_n && d->memo[d->memo_i].off == d->off) {
-			d->packet = d->memo[d->memo_i].pkt;
-			rc = d->memo[d->memo_i++].size;
-		} else {
-			rc = pdec_parse(d->pk, d->buf, d->len, d->off, &d->packet);
-			if (rc <= 0)
-				return bad_packet(d);
-		}
-		d->pkt_step = (size_t)rc;
-	} while (d->packet.type == PK_PAD);
-	return 0;
+	return pdec_next_packet(d);
 }
 
 bool pdec_next_tsc(const uint8_t *buf, size_t len, uint64_t *tsc, size_t *rem)

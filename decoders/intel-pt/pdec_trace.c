@@ -2,7 +2,7 @@
  * until one needs instructions walked, getting in sync after an error
  * (the PSB+ itself is pdec_psb.c's), and the per-call bookkeeping of
  * ptd_pdec_decode() (sample time, CBR changes). */
-#include "decoders/intel-pt/pdec_priv.h"
+#include "decoders/intel-pt/pdec_parse.h"
 
 #include <errno.h>
 #include <string.h>
@@ -128,7 +128,7 @@ static int walk_trace(struct ptd_pdec *d)
 	int err;
 
 	for (;;) {
-		err = pdec_get_next_packet(d);
+		err = pdec_next_packet(d);
 		if (err)
 			return err;
 next:
