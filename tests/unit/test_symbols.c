@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "symbols.h"
+#include "symtab_priv.h"
 #include "tests/tap.h"
 
 static char dir[] = "/tmp/ptd-test-symbols.XXXXXX";
@@ -54,7 +55,7 @@ static uint8_t *read_whole(const char *path, size_t *n)
 }
 
 /* "name+0xoff" or "[unknown]", as perf script prints it. */
-static const char *show(const struct ptd_symtab *t, uint64_t off)
+static const char *show(struct ptd_symtab *t, uint64_t off)
 {
 	static char buf[2][600];
 	static int i;
@@ -164,6 +165,70 @@ static size_t build_elf(uint8_t *b, size_t cap)
 	sh[S_SHSTRTAB] = (Elf64_Shdr){ .sh_name = 39, .sh_type = SHT_STRTAB, .sh_offset = shstroff,
 				       .sh_size = sizeof(shstr) };
 	return n;
+}
+
+/* ptd_symset_index leaves the symbols by (start, seq), perf's tree in
+ * order, whether they came unsorted or sorted with more appended (the
+ * PLT's, which sort_syms sorts alone and merges in): random tables with
+ * repeated starts, checked for that order and for every symbol kept. */
+static int by_start_seq(const struct ptd_symtab *t, size_t n)
+{
+	uint8_t *seen = calloc(n ? n : 1, 1);
+	size_t i;
+	int good = t->n == n && seen;
+
+	for (i = 0; good && i < t->n; i++) {
+		if (t->syms[i].seq >= n || seen[t->syms[i].seq]++)
+			good = 0;
+		if (i && (t->syms[i - 1].start > t->syms[i].start ||
+			  (t->syms[i - 1].start == t->syms[i].start &&
+			   t->syms[i - 1].seq > t->syms[i].seq)))
+			good = 0;
+	}
+	free(seen);
+	return good;
+}
+
+static void test_sort(void)
+{
+	unsigned round, bad_unsorted = 0, bad_appended = 0;
+	uint64_t x = 88172645463325252ULL;
+
+	for (round = 0; round < 200; round++) {
+		struct ptd_symtab *t = calloc(1, sizeof(*t));
+		size_t n = 2 + round * 7 % 300, tail = round % 5 ? 1 + round % 40 : n, i;
+		uint64_t start = 0x1000;
+
+		if (!t || ptd_symset_reserve(t, n + tail))
+			abort();
+		/* round even: sorted (repeated starts in seq order), then a
+		 * tail appended; odd: all in random order */
+		for (i = 0; i < n; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			if (round % 2)
+				start = 0x1000 + x % 4096 * (round % 3 ? 16 : 0x10001);
+			else if (x % 4)
+				start += x % 64 * 16;
+			ptd_symset_insert(t, start, start + 16, 0, STB_GLOBAL);
+		}
+		for (i = 0; !(round % 2) && i < tail; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			/* half of them at a start the table has */
+			start = x % 2 ? t->syms[x / 2 % n].start : 0x1000 + x % 8192 * 8;
+			ptd_symset_insert(t, start, start + 8, 0, STB_GLOBAL);
+		}
+		if (ptd_symset_index(t) || !by_start_seq(t, round % 2 ? n : n + tail)) {
+			if (round % 2)
+				bad_unsorted++;
+			else
+				bad_appended++;
+		}
+		ptd_symtab_free(t);
+	}
+	ok(!bad_unsorted, "unsorted symbols come out by start, then insertion (100 tables; %u wrong)",
+	   bad_unsorted);
+	ok(!bad_appended, "sorted symbols with more appended come out by start, then insertion "
+	   "(100 tables; %u wrong)", bad_appended);
 }
 
 static void test_rules(void)
@@ -411,6 +476,7 @@ int main(void)
 	snprintf(recursion, sizeof(recursion), "%s/testdata/record/bin/recursion", top);
 
 	test_rules();
+	test_sort();
 
 	/* hand-checked against readelf -s (static, non-PIE: vaddr - 0x400000) */
 	rc = ptd_symtab_load(loops, &t, &err);
