@@ -33,8 +33,9 @@ static inline int pdec_cyc_packet(const uint8_t *buf, size_t len, struct pdec_pk
  * (its pt_pkt_read_tnt and pt_pkt_read_ip), without its per-packet set-up:
  * PAD, short and long TNT, and TIP, TIP.PGE, TIP.PGD and FUP with a valid
  * IP compression that fits.  0 for any other: libipt decodes those. */
-static inline __attribute__((always_inline)) int quick_packet(const uint8_t *p, size_t len,
-								 struct pdec_pkt *out)
+static inline __attribute__((always_inline)) int pdec_quick_packet(const uint8_t *p,
+								      size_t len,
+								      struct pdec_pkt *out)
 {
 	static const uint8_t ip_bytes[8] = { 0, 2, 4, 6, 6, 0xff, 8, 0xff };
 	unsigned b = p[0], ipc, i;
@@ -102,7 +103,7 @@ int pdec_parse_ipt(struct pt_packet_decoder *pk, size_t off, struct pdec_pkt *ou
 
 /* The packet at off of the piece [buf, buf + len) that pk decodes, into
  * *out; its size, or <= 0 when bad.  The common packets and CYC inline,
- * the rest by libipt (quick_packet takes no CYC packet: its low bits
+ * the rest by libipt (pdec_quick_packet takes no CYC packet: its low bits
  * are 11). */
 static inline __attribute__((always_inline)) int pdec_parse(struct pt_packet_decoder *pk,
 							      const uint8_t *buf, size_t len,
@@ -112,7 +113,7 @@ static inline __attribute__((always_inline)) int pdec_parse(struct pt_packet_dec
 
 	if (!pk || off >= len)
 		return 0;
-	if ((rc = quick_packet(buf + off, len - off, out)))
+	if ((rc = pdec_quick_packet(buf + off, len - off, out)))
 		return rc;
 	if ((buf[off] & 3) == 3)
 		return pdec_cyc_packet(buf + off, len - off, out);

@@ -3,7 +3,6 @@
 #define _GNU_SOURCE
 #include "decoders/intel-pt/pdec_parse.h"
 
-#include <endian.h>
 #include <errno.h>
 #include <intel-pt.h>
 #include <string.h>
@@ -132,7 +131,7 @@ int pdec_test_packet(const uint8_t *buf, size_t len, bool quick, struct pdec_pkt
 	if (!len)
 		return 0;
 	if (quick)
-		return (buf[0] & 3) == 3 ? 0 : quick_packet(buf, len, out);
+		return (buf[0] & 3) == 3 ? 0 : pdec_quick_packet(buf, len, out);
 	pt_config_init(&cfg);
 	cfg.begin = (uint8_t *)buf;
 	cfg.end = (uint8_t *)buf + len;
