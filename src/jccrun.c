@@ -7,12 +7,15 @@
 
 /* The block from off to its branch, which starts before end: from the
  * block cache, else walked as the Intel PT walk walks it (ptq.c), and
- * cached.  0, or -1 when the code cannot be read or leaves [.., end). */
+ * cached.  Its instructions are decoded afresh, not through the
+ * instruction cache: a block is decoded once, and filling that cache
+ * cost more (its lines touched all over) than it saved the walk's
+ * instruction steps.  0, or -1 when the code cannot be read or leaves
+ * [.., end). */
 static int block(struct ptd_insncache *ic, struct ptd_pinsn *pi, const struct ptd_dsofile *f,
 		 uint64_t off, uint64_t end, struct ptd_insncache_blk *out)
 {
 	struct ptd_insncache_blk *be = ptd_insncache_block(ic, f, off);
-	struct ptd_insncache_ent *ce;
 	struct pdec_insn insn;
 	uint64_t o = off;
 	uint32_t cnt = 0;
@@ -24,18 +27,8 @@ static int block(struct ptd_insncache *ic, struct ptd_pinsn *pi, const struct pt
 	for (;;) {
 		if (o >= end || o >= f->size || cnt == UINT32_MAX || o - off > UINT32_MAX)
 			return -1;
-		ce = ptd_insncache_slot(ic, f, o);
-		if (ce && ce->file == f && ce->off == o) {
-			insn = ce->insn;
-		} else {
-			if (ptd_pinsn_decode(pi, f->data + o, f->size - o, o, f->is_64_bit, &insn))
-				return -1;
-			if (ce) {
-				ce->file = f;
-				ce->off = o;
-				ce->insn = insn;
-			}
-		}
+		if (ptd_pinsn_decode(pi, f->data + o, f->size - o, o, f->is_64_bit, &insn))
+			return -1;
 		cnt++;
 		if (insn.branch != PDEC_BR_NO_BRANCH)
 			break;
