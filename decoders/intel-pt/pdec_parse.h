@@ -1,6 +1,7 @@
 /* Packet parsing inline, for the loops that take every packet: the
- * walk's packet fetch (pdec_pkt.c, pdec_trace.c) and the look-aheads (the CYC
- * calibration in pdec_time.c, the PSB+ look-ahead in pdec_psb.c). */
+ * walk's packet fetch (pdec_pkt.c, pdec_trace.c) and the look-aheads (the
+ * PSB+ look-ahead in pdec_pkt.c, the CYC calibration's skim in
+ * pdec_time.c). */
 #ifndef PTD_DECODERS_INTEL_PT_PDEC_PARSE_H
 #define PTD_DECODERS_INTEL_PT_PDEC_PARSE_H
 
@@ -29,15 +30,20 @@ static inline int pdec_cyc_packet(const uint8_t *buf, size_t len, struct pdec_pk
 	return (int)offs;
 }
 
+/* The IP bytes of a TIP, TIP.PGE, TIP.PGD or FUP by its IP compression
+ * (the header's top 3 bits); 0xff: reserved. */
+static const uint8_t pdec_ip_bytes[8] = { 0, 2, 4, 6, 6, 0xff, 8, 0xff };
+
 /* The packets most of a trace is made of, decoded as libipt decodes them
- * (its pt_pkt_read_tnt and pt_pkt_read_ip), without its per-packet set-up:
- * PAD, short and long TNT, and TIP, TIP.PGE, TIP.PGD and FUP with a valid
- * IP compression that fits.  0 for any other: libipt decodes those. */
+ * (its pt_pkt_read_tnt, pt_pkt_read_ip and pt_pkt_read_mtc), without its
+ * per-packet set-up: PAD, short and long TNT, TIP, TIP.PGE, TIP.PGD and
+ * FUP with a valid IP compression that fits, and MTC.  0 for any other:
+ * libipt decodes those. */
 static inline __attribute__((always_inline)) int pdec_quick_packet(const uint8_t *p,
 								      size_t len,
 								      struct pdec_pkt *out)
 {
-	static const uint8_t ip_bytes[8] = { 0, 2, 4, 6, 6, 0xff, 8, 0xff };
+	const uint8_t *ip_bytes = pdec_ip_bytes;
 	unsigned b = p[0], ipc, i;
 	uint64_t ip = 0;
 
@@ -76,6 +82,12 @@ static inline __attribute__((always_inline)) int pdec_quick_packet(const uint8_t
 	case 0x11: out->type = PK_TIP_PGE; break;
 	case 0x01: out->type = PK_TIP_PGD; break;
 	case 0x1d: out->type = PK_FUP; break;
+	case 0x19:   /* 59: MTC, its CTC bits in one byte (19: TSC, 99: MODE) */
+		if (b != 0x59 || len < 2)
+			return 0;
+		out->type = PK_MTC;
+		out->payload = p[1];
+		return 2;
 	default: return 0;
 	}
 	ipc = b >> 5;
@@ -150,39 +162,6 @@ static inline __attribute__((always_inline)) int pdec_next_packet(struct ptd_pde
 		d->pkt_step = (size_t)rc;
 	} while (d->packet.type == PK_PAD);
 	return 0;
-}
-
-/* pdec_lookahead with the parse and cb inline: look ahead from the packet
- * after the current one, without moving, keeping the first PDEC_MEMO
- * packets for pdec_get_next_packet; cb returns non-zero to stop.  Stays
- * within the current piece. */
-static inline __attribute__((always_inline)) void
-pdec_lookahead_with(struct ptd_pdec *d, int (*cb)(const struct pdec_pkt *pkt, void *data),
-		    void *data)
-{
-	struct pdec_pkt spare, *pkt;
-	size_t off = d->off + d->pkt_step;
-	struct pdec_memo *m;
-	int rc;
-
-	d->memo_i = d->memo_n = 0;
-	while (off < d->len) {
-		m = d->memo_n < PDEC_MEMO ? &d->memo[d->memo_n] : NULL;
-		pkt = m ? &m->pkt : &spare;
-		rc = pdec_parse(d->pk, d->buf, d->len, off, pkt);
-		if (rc <= 0)
-			break;
-		if (m) {
-			m->off = off;
-			m->size = rc;
-			d->memo_n++;
-		}
-		off += (size_t)rc;
-		if (pkt->type == PK_PAD)
-			continue;
-		if (cb(pkt, data))
-			break;
-	}
 }
 
 #endif

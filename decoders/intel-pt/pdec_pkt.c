@@ -285,8 +285,31 @@ int pdec_scan_for_psb(struct ptd_pdec *d)
 	}
 }
 
+/* Keeping the first PDEC_MEMO packets it parses for pdec_get_next_packet. */
 void pdec_lookahead(struct ptd_pdec *d, int (*cb)(const struct pdec_pkt *pkt, void *data),
 		    void *data)
 {
-	pdec_lookahead_with(d, cb, data);
+	struct pdec_pkt spare, *pkt;
+	size_t off = d->off + d->pkt_step;
+	struct pdec_memo *m;
+	int rc;
+
+	d->memo_i = d->memo_n = 0;
+	while (off < d->len) {
+		m = d->memo_n < PDEC_MEMO ? &d->memo[d->memo_n] : NULL;
+		pkt = m ? &m->pkt : &spare;
+		rc = pdec_parse(d->pk, d->buf, d->len, off, pkt);
+		if (rc <= 0)
+			break;
+		if (m) {
+			m->off = off;
+			m->size = rc;
+			d->memo_n++;
+		}
+		off += (size_t)rc;
+		if (pkt->type == PK_PAD)
+			continue;
+		if (cb(pkt, data))
+			break;
+	}
 }

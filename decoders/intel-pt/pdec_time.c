@@ -164,7 +164,7 @@ struct cyc_calc {
 	uint64_t ctc_timestamp, ctc_delta, timestamp;
 	bool have_tma, fixup_last_mtc;
 	double cbr_cyc_to_tsc;
-	int last;           /* the type of the packet before the one looked at */
+	bool after_cyc;     /* the packet before the one looked at is a CYC */
 };
 
 /* What the packet ahead says: 0 to look further, 1 to stop; *timestamp
@@ -198,7 +198,7 @@ static int cyc_calc_pkt(struct cyc_calc *c, const struct pdec_pkt *pkt, uint64_t
 								d->p.tsc_ctc_ratio_d);
 		if (*timestamp < c->timestamp)
 			return 1;
-		if (c->last != PK_CYC) {
+		if (!c->after_cyc) {
 			c->timestamp = *timestamp;
 			return 0;
 		}
@@ -229,7 +229,7 @@ static int cyc_calc_cb(const struct pdec_pkt *pkt, void *data)
 	int rc = cyc_calc_pkt(c, pkt, &timestamp);
 
 	if (rc != 2) {
-		c->last = pkt->type;
+		c->after_cyc = pkt->type == PK_CYC;
 		return rc;
 	}
 	if (!c->cbr && d->cbr) {
@@ -247,16 +247,55 @@ static int cyc_calc_cb(const struct pdec_pkt *pkt, void *data)
 }
 
 /* After an MTC right after a CYC: the TSC ticks per cycle up to the next
- * MTC that follows a CYC, when the trace ahead (in this piece) has one. */
+ * MTC that follows a CYC, when the trace ahead (in this piece) has one.
+ * perf's look-ahead from the packet after the current one, skimming: the
+ * packets that only move it on (PAD, short TNT, TIP, TIP.PGE and FUP
+ * with a valid IP compression that fits) and CYC are taken by their first
+ * byte, the rest parsed as the walk parses them.  None is kept for the
+ * walk (pdec_lookahead's memo): parsing them again costs it less than
+ * keeping them cost here. */
 static void calc_cyc_to_tsc(struct ptd_pdec *d)
 {
 	struct cyc_calc c = {
 		.d = d, .last_mtc = d->last_mtc, .ctc_timestamp = d->ctc_timestamp,
 		.ctc_delta = d->ctc_delta, .timestamp = d->timestamp, .have_tma = d->have_tma,
-		.fixup_last_mtc = d->fixup_last_mtc, .last = d->last_packet_type,
+		.fixup_last_mtc = d->fixup_last_mtc, .after_cyc = d->last_packet_type == PK_CYC,
 	};
+	const uint8_t *buf = d->buf;
+	size_t off, len = d->len, n;
+	struct pdec_pkt pkt;
+	unsigned b;
+	int rc;
 
-	pdec_lookahead_with(d, cyc_calc_cb, &c);
+	d->memo_i = d->memo_n = 0;
+	for (off = d->off + d->pkt_step; off < len; off += (size_t)rc) {
+		b = buf[off];
+		rc = 1;
+		if (b == 0)
+			continue;   /* PAD */
+		if (!(b & 1) && b != 2) {   /* short TNT */
+			c.after_cyc = false;
+			continue;
+		}
+		if ((b & 3) == 3) {
+			if (!(rc = pdec_cyc_packet(buf + off, len - off, &pkt)))
+				break;
+			c.cycle_cnt += pkt.payload;
+			c.after_cyc = true;
+			continue;
+		}
+		n = pdec_ip_bytes[b >> 5];
+		if (((b & 0x1f) == 0x0d || (b & 0x1f) == 0x11 || (b & 0x1f) == 0x1d) && n != 0xff &&
+		    len - off > n) {   /* TIP, TIP.PGE, FUP */
+			c.after_cyc = false;
+			rc = (int)(1 + n);
+			continue;
+		}
+		if ((rc = pdec_parse(d->pk, buf, len, off, &pkt)) <= 0)
+			break;
+		if (pkt.type != PK_PAD && cyc_calc_cb(&pkt, &c))
+			break;
+	}
 }
 
 void pdec_calc_mtc_timestamp(struct ptd_pdec *d)
