@@ -412,7 +412,7 @@ int pdec_walk_fup(struct ptd_pdec *d)
 	}
 }
 
-int pdec_walk_tip(struct ptd_pdec *d)
+static int walk_tip_state(struct ptd_pdec *d)
 {
 	const struct pdec_insn *insn;
 	int err;
@@ -468,6 +468,23 @@ int pdec_walk_tip(struct ptd_pdec *d)
 		return -ENOENT;
 	}
 	return pdec_bug(d);
+}
+
+/* The states a consumer skipping plain branches (skip_bound) would skip
+ * are skipped here, as pdec_walk_tnt skips those of its bits: the direct
+ * calls and jumps on the way, and the indirect branch itself, which
+ * leaves the packet used up (PDEC_SKIPPED: read on, as after that state). */
+int pdec_walk_tip(struct ptd_pdec *d)
+{
+	int err;
+
+	for (;;) {
+		err = walk_tip_state(d);
+		if (err || !d->skip_bound || !pdec_skip_state(d))
+			return err;
+		if (d->pkt_state == ST_IN_SYNC)
+			return PDEC_SKIPPED;
+	}
 }
 
 /* After the state of a taken bit (or a compressed return): 0 to return

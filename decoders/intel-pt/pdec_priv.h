@@ -30,7 +30,7 @@ enum pdec_pkt_state {
 };
 
 #define PDEC_RETURN 1   /* walk_insn: a sample is ready */
-#define PDEC_SKIPPED 2  /* pdec_walk_tnt: a state was made and skipped */
+#define PDEC_SKIPPED 2  /* pdec_walk_tnt, pdec_walk_tip: a state was made and skipped */
 #define PDEC_STACK_MAX (1u << 20)   /* return stack entries: beyond, the oldest half goes */
 #define PDEC_MEMO 128   /* packets a look-ahead keeps for the walk */
 

@@ -179,7 +179,11 @@ next:
 			if (d->packet.count)
 				pdec_set_last_ip(d);
 			d->pkt_state = ST_TIP;
-			return pdec_walk_tip(d);
+			err = pdec_walk_tip(d);
+			if (err != PDEC_SKIPPED)
+				return err;
+			no_tip = false;   /* as a new call would start */
+			continue;
 		case PK_FUP:
 			if (d->packet.count == 0) {
 				no_tip = false;
