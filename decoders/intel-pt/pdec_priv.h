@@ -188,12 +188,6 @@ static inline void pdec_note_skipped(struct ptd_pdec *d, uint64_t ts)
 	}
 }
 
-/* pdec_skip.c: skipping states for ptd_pdec_decode_to().
- * A walk's state just made, before it returns it: when
- * ptd_pdec_decode_to() would skip it, do what that and the decoder do
- * between it and the next state, and return true: the walk goes on. */
-bool pdec_skip_state(struct ptd_pdec *d);
-
 /* Is the branch state just made one of those p.keep_ops keeps? */
 static inline bool pdec_kept(const struct ptd_pdec *d)
 {
@@ -261,6 +255,46 @@ static inline void pdec_update_sample_time(struct ptd_pdec *d)
 	d->sample_timestamp = d->timestamp;
 	d->sample_insn_cnt = d->timestamp_insn_cnt;
 	d->state.cycles = d->tot_cyc_cnt;
+}
+
+/* Skipping states for ptd_pdec_decode_to() (and pdec_skip.c).  What a
+ * state skipped with timestamp ts leaves behind, besides the sample time. */
+static inline void pdec_skipped(struct ptd_pdec *d, uint64_t ts)
+{
+	d->nr = d->next_nr;
+	pdec_note_skipped(d, ts);
+}
+
+/* A walk's state just made, before it returns it: when
+ * ptd_pdec_decode_to() would skip it, do what that and the decoder do
+ * between it and the next state, and return true: the walk goes on.
+ * Inline: it runs at every branch a TIP packet or a TNT bit resolves
+ * outside a run. */
+static inline bool pdec_skip_state(struct ptd_pdec *d)
+{
+	bool update;
+	uint64_t ts;
+
+	if (!d->skip_bound || d->state.type != PDEC_BRANCH || d->cbr != d->cbr_seen || pdec_kept(d))
+		return false;
+	update = pdec_sample_time_state(d->pkt_state);
+	ts = update ? d->timestamp : d->sample_timestamp;
+	if (ts >= d->skip_bound ||
+	    ptd_pdec_to_user(d->state.from_ip, d->state.to_ip, d->skip_kernel_start))
+		return false;
+	/* what decode_one() does after a state, and ptd_pdec_decode_to()
+	 * with one it skips */
+	if (update) {
+		pdec_update_sample_time(d);
+		if (d->sample_cyc) {
+			d->sample_tot_cyc_cnt = d->tot_cyc_cnt;
+			d->sample_cyc = false;
+		}
+	}
+	pdec_skipped(d, ts);
+	d->state.type = PDEC_BRANCH;
+	d->state.flags = 0;
+	return true;
 }
 
 static inline uint64_t pdec_next_period(struct ptd_pdec *d)

@@ -1,6 +1,7 @@
 /* Skipping states for consumers that ignore plain branch states
- * (ptd_pdec_decode_to): a state skipped where the walk makes it, and runs
- * of TNT bits, the decoder's fast path.  Each taken bit of a TNT packet,
+ * (ptd_pdec_decode_to): runs of TNT bits, the decoder's fast path (a
+ * single state is skipped where the walk makes it: pdec_skip_state in
+ * pdec_priv.h).  Each taken bit of a TNT packet,
  * direct call and direct jump makes a state that would be returned,
  * skipped and decoded past; here the steps of a run come from the
  * walk_jcc callback (blocks it has walked before: conditional branches,
@@ -11,41 +12,6 @@
 #include "decoders/intel-pt/pdec_priv.h"
 
 #include <errno.h>
-
-/* What a state skipped with timestamp ts leaves behind, besides the
- * sample time. */
-static inline void skipped(struct ptd_pdec *d, uint64_t ts)
-{
-	d->nr = d->next_nr;
-	pdec_note_skipped(d, ts);
-}
-
-bool pdec_skip_state(struct ptd_pdec *d)
-{
-	bool update;
-	uint64_t ts;
-
-	if (!d->skip_bound || d->state.type != PDEC_BRANCH || d->cbr != d->cbr_seen || pdec_kept(d))
-		return false;
-	update = pdec_sample_time_state(d->pkt_state);
-	ts = update ? d->timestamp : d->sample_timestamp;
-	if (ts >= d->skip_bound ||
-	    ptd_pdec_to_user(d->state.from_ip, d->state.to_ip, d->skip_kernel_start))
-		return false;
-	/* what decode_one() does after a state, and ptd_pdec_decode_to()
-	 * with one it skips */
-	if (update) {
-		pdec_update_sample_time(d);
-		if (d->sample_cyc) {
-			d->sample_tot_cyc_cnt = d->tot_cyc_cnt;
-			d->sample_cyc = false;
-		}
-	}
-	skipped(d, ts);
-	d->state.type = PDEC_BRANCH;
-	d->state.flags = 0;
-	return true;
-}
 
 /* A run of a packet that ended where it began, with all its steps
  * taken: a loop, which may take the same run again next, with the same
@@ -165,12 +131,12 @@ static unsigned run_once(struct ptd_pdec *d, struct again *a, int *err, bool *mo
 		d->sample_tot_cyc_cnt = d->tot_cyc_cnt;
 	d->sample_cyc = false;
 	if (run->uncond[0] && !first_upd)
-		skipped(d, d->sample_timestamp);
+		pdec_skipped(d, d->sample_timestamp);
 	if (taken || later_uncond || (run->uncond[0] && first_upd)) {
 		/* the last state took the sample time; the walks after it
 		 * counted on both instruction counts alike */
 		pdec_update_sample_time(d);
-		skipped(d, d->timestamp);
+		pdec_skipped(d, d->timestamp);
 	}
 	d->tnt.count -= (int)k;
 	d->tnt.payload <<= k;
