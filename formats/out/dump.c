@@ -110,7 +110,7 @@ static void p_namespaces(FILE *f, const struct ptd_event *ev)
 	uint64_t nr, i;
 	uint32_t pid, tid;
 
-	ptd_cur_init(&c, ev->data + 8, ptd_rec_body_size(ev) - 8);
+	ptd_rec_body(ev, &c);
 	pid = ptd_cur_u32(&c);
 	tid = ptd_cur_u32(&c);
 	nr = ptd_cur_u64(&c);
@@ -275,7 +275,7 @@ static int p_kernel(struct ptd_dump *d, struct ptd_session *s, const struct ptd_
 		uint16_t type, flags;
 		const char *name;
 
-		ptd_cur_init(&c, ev->data + 8, ptd_rec_body_size(ev) - 8);
+		ptd_rec_body(ev, &c);
 		addr = ptd_cur_u64(&c);
 		len = ptd_cur_u32(&c);
 		type = ptd_cur_u16(&c);
@@ -288,7 +288,7 @@ static int p_kernel(struct ptd_dump *d, struct ptd_session *s, const struct ptd_
 		return 0;
 	}
 	case PTD_REC_BPF_EVENT:
-		ptd_cur_init(&c, ev->data + 8, ptd_rec_body_size(ev) - 8);
+		ptd_rec_body(ev, &c);
 		{
 			uint16_t type = ptd_cur_u16(&c), flags = ptd_cur_u16(&c);
 			uint32_t id = ptd_cur_u32(&c);
@@ -299,7 +299,7 @@ static int p_kernel(struct ptd_dump *d, struct ptd_session *s, const struct ptd_
 		}
 		return 0;
 	case PTD_REC_CGROUP:
-		ptd_cur_init(&c, ev->data + 8, ptd_rec_body_size(ev) - 8);
+		ptd_rec_body(ev, &c);
 		{
 			uint64_t id = ptd_cur_u64(&c);
 			const char *path = ptd_cur_cstr(&c);

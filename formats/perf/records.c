@@ -15,8 +15,7 @@ size_t ptd_rec_body_size(const struct ptd_event *ev)
 	return trailer < ev->size ? ev->size - trailer : ev->size;
 }
 
-/* cursor over the record body after the 8-byte header */
-static void body(const struct ptd_event *ev, struct ptd_cursor *c)
+void ptd_rec_body(const struct ptd_event *ev, struct ptd_cursor *c)
 {
 	size_t n = ptd_rec_body_size(ev);
 
@@ -36,7 +35,7 @@ int ptd_rec_mmap(const struct ptd_event *ev, struct ptd_rec_mmap *m, struct ptd_
 	struct ptd_cursor c;
 
 	memset(m, 0, sizeof(*m));
-	body(ev, &c);
+	ptd_rec_body(ev, &c);
 	m->mmap2 = ev->type == PTD_REC_MMAP2;
 	m->pid = ptd_cur_u32(&c);
 	m->tid = ptd_cur_u32(&c);
@@ -74,7 +73,7 @@ int ptd_rec_comm(const struct ptd_event *ev, struct ptd_rec_comm *m, struct ptd_
 {
 	struct ptd_cursor c;
 
-	body(ev, &c);
+	ptd_rec_body(ev, &c);
 	m->pid = ptd_cur_u32(&c);
 	m->tid = ptd_cur_u32(&c);
 	m->comm = ptd_cur_cstr(&c);
@@ -86,7 +85,7 @@ int ptd_rec_fork(const struct ptd_event *ev, struct ptd_rec_fork *m, struct ptd_
 {
 	struct ptd_cursor c;
 
-	body(ev, &c);
+	ptd_rec_body(ev, &c);
 	m->pid = ptd_cur_u32(&c);
 	m->ppid = ptd_cur_u32(&c);
 	m->tid = ptd_cur_u32(&c);
@@ -99,7 +98,7 @@ int ptd_rec_lost(const struct ptd_event *ev, struct ptd_rec_lost *m, struct ptd_
 {
 	struct ptd_cursor c;
 
-	body(ev, &c);
+	ptd_rec_body(ev, &c);
 	m->id = ev->type == PTD_REC_LOST ? ptd_cur_u64(&c) : 0;
 	m->lost = ptd_cur_u64(&c);
 	return c.bad ? bad(ev, err, "too short") : 0;
@@ -109,7 +108,7 @@ int ptd_rec_aux(const struct ptd_event *ev, struct ptd_rec_aux *m, struct ptd_er
 {
 	struct ptd_cursor c;
 
-	body(ev, &c);
+	ptd_rec_body(ev, &c);
 	m->aux_offset = ptd_cur_u64(&c);
 	m->aux_size = ptd_cur_u64(&c);
 	m->flags = ptd_cur_u64(&c);
@@ -120,7 +119,7 @@ int ptd_rec_itrace_start(const struct ptd_event *ev, struct ptd_rec_itrace_start
 {
 	struct ptd_cursor c;
 
-	body(ev, &c);
+	ptd_rec_body(ev, &c);
 	m->pid = ptd_cur_u32(&c);
 	m->tid = ptd_cur_u32(&c);
 	return c.bad ? bad(ev, err, "too short") : 0;
@@ -136,7 +135,7 @@ int ptd_rec_switch(const struct ptd_event *ev, struct ptd_rec_switch *m, struct 
 	m->cpu_wide = ev->type == PTD_REC_SWITCH_CPU_WIDE;
 	if (!m->cpu_wide)
 		return 0;
-	body(ev, &c);
+	ptd_rec_body(ev, &c);
 	m->next_prev_pid = ptd_cur_u32(&c);
 	m->next_prev_tid = ptd_cur_u32(&c);
 	return c.bad ? bad(ev, err, "too short") : 0;
@@ -146,7 +145,7 @@ int ptd_rec_text_poke(const struct ptd_event *ev, struct ptd_rec_text_poke *m, s
 {
 	struct ptd_cursor c;
 
-	body(ev, &c);
+	ptd_rec_body(ev, &c);
 	m->addr = ptd_cur_u64(&c);
 	m->old_len = ptd_cur_u16(&c);
 	m->new_len = ptd_cur_u16(&c);
@@ -158,7 +157,7 @@ int ptd_rec_aux_output_hw_id(const struct ptd_event *ev, uint64_t *hw_id, struct
 {
 	struct ptd_cursor c;
 
-	body(ev, &c);
+	ptd_rec_body(ev, &c);
 	*hw_id = ptd_cur_u64(&c);
 	return c.bad ? bad(ev, err, "too short") : 0;
 }
@@ -167,7 +166,7 @@ int ptd_rec_auxtrace_info(const struct ptd_event *ev, struct ptd_rec_auxtrace_in
 {
 	struct ptd_cursor c;
 
-	body(ev, &c);
+	ptd_rec_body(ev, &c);
 	m->type = ptd_cur_u32(&c);
 	ptd_cur_u32(&c);
 	if (c.bad)
@@ -181,7 +180,7 @@ int ptd_rec_auxtrace(const struct ptd_event *ev, struct ptd_rec_auxtrace *m, str
 {
 	struct ptd_cursor c;
 
-	body(ev, &c);
+	ptd_rec_body(ev, &c);
 	m->size = ptd_cur_u64(&c);
 	m->offset = ptd_cur_u64(&c);
 	m->reference = ptd_cur_u64(&c);
@@ -199,7 +198,7 @@ int ptd_rec_auxtrace_error(const struct ptd_event *ev, struct ptd_rec_auxtrace_e
 	const uint8_t *msg;
 
 	memset(m, 0, sizeof(*m));
-	body(ev, &c);
+	ptd_rec_body(ev, &c);
 	m->type = ptd_cur_u32(&c);
 	m->code = ptd_cur_u32(&c);
 	m->cpu = ptd_cur_u32(&c);
@@ -237,7 +236,7 @@ int ptd_rec_time_conv(const struct ptd_event *ev, struct ptd_rec_time_conv *m, s
 	struct ptd_cursor c;
 
 	memset(m, 0, sizeof(*m));
-	body(ev, &c);
+	ptd_rec_body(ev, &c);
 	m->time_shift = ptd_cur_u64(&c);
 	m->time_mult = ptd_cur_u64(&c);
 	m->time_zero = ptd_cur_u64(&c);

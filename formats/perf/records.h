@@ -100,5 +100,9 @@ int ptd_rec_time_conv(const struct ptd_event *ev, struct ptd_rec_time_conv *out,
 
 /* Bytes of the record before its sample_id trailer. */
 size_t ptd_rec_body_size(const struct ptd_event *ev);
+/* A cursor over those bytes after the 8-byte header (none when there
+ * are fewer). */
+struct ptd_cursor;
+void ptd_rec_body(const struct ptd_event *ev, struct ptd_cursor *c);
 
 #endif
