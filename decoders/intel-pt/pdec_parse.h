@@ -30,9 +30,16 @@ static inline int pdec_cyc_packet(const uint8_t *buf, size_t len, struct pdec_pk
 	return (int)offs;
 }
 
-/* The IP bytes of a TIP, TIP.PGE, TIP.PGD or FUP by its IP compression
- * (the header's top 3 bits); 0xff: reserved. */
-static const uint8_t pdec_ip_bytes[8] = { 0, 2, 4, 6, 6, 0xff, 8, 0xff };
+/* The size of a TIP, TIP.PGE, TIP.PGD or FUP with header byte b, when
+ * its IP compression (the top 3 bits) is valid and its IP bytes fit in
+ * the len bytes from the header on; else 0. */
+static inline unsigned pdec_ip_packet_size(unsigned b, size_t len)
+{
+	static const uint8_t ip_bytes[8] = { 0, 2, 4, 6, 6, 0xff, 8, 0xff };
+	unsigned n = ip_bytes[b >> 5];
+
+	return n != 0xff && len > n ? 1 + n : 0;
+}
 
 /* The packets most of a trace is made of, decoded as libipt decodes them
  * (its pt_pkt_read_tnt, pt_pkt_read_ip and pt_pkt_read_mtc), without its
@@ -43,8 +50,7 @@ static inline __attribute__((always_inline)) int pdec_quick_packet(const uint8_t
 								      size_t len,
 								      struct pdec_pkt *out)
 {
-	const uint8_t *ip_bytes = pdec_ip_bytes;
-	unsigned b = p[0], ipc, i;
+	unsigned b = p[0], ip_size, n, i;
 	uint64_t ip = 0;
 
 	out->count = 0;
@@ -90,22 +96,22 @@ static inline __attribute__((always_inline)) int pdec_quick_packet(const uint8_t
 		return 2;
 	default: return 0;
 	}
-	ipc = b >> 5;
-	if (ip_bytes[ipc] == 0xff || len < 1u + ip_bytes[ipc])
+	if (!(ip_size = pdec_ip_packet_size(b, len)))
 		return 0;
-	if (len >= 9 && ip_bytes[ipc]) {
+	n = ip_size - 1;
+	if (len >= 9 && n) {
 		/* the 8 bytes after the header, little-endian, cut to size */
 		memcpy(&ip, p + 1, sizeof(ip));
 		ip = le64toh(ip);
-		if (ip_bytes[ipc] < 8)
-			ip &= (1ULL << (8 * ip_bytes[ipc])) - 1;
+		if (n < 8)
+			ip &= (1ULL << (8 * n)) - 1;
 	} else {
-		for (i = ip_bytes[ipc]; i; i--)
+		for (i = n; i; i--)
 			ip = ip << 8 | p[i];
 	}
-	out->count = (int)ipc;
+	out->count = (int)(b >> 5);
 	out->payload = ip;
-	return 1 + ip_bytes[ipc];
+	return (int)ip_size;
 }
 
 /* The packet at off of the piece that pk decodes, by libipt, into *out;

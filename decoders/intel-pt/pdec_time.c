@@ -284,11 +284,10 @@ static void calc_cyc_to_tsc(struct ptd_pdec *d)
 			c.after_cyc = true;
 			continue;
 		}
-		n = pdec_ip_bytes[b >> 5];
-		if (((b & 0x1f) == 0x0d || (b & 0x1f) == 0x11 || (b & 0x1f) == 0x1d) && n != 0xff &&
-		    len - off > n) {   /* TIP, TIP.PGE, FUP */
+		if (((b & 0x1f) == 0x0d || (b & 0x1f) == 0x11 || (b & 0x1f) == 0x1d) &&
+		    (n = pdec_ip_packet_size(b, len - off))) {   /* TIP, TIP.PGE, FUP */
 			c.after_cyc = false;
-			rc = (int)(1 + n);
+			rc = (int)n;
 			continue;
 		}
 		if ((rc = pdec_parse(d->pk, buf, len, off, &pkt)) <= 0)
