@@ -68,15 +68,16 @@ compare() {
 # same_as_perf NAME [ITRACE...]: ptdecode prints what perf script prints
 # for the recording in $TMP/r.data (stdout and stderr), for the itrace sets
 # given (default: those of the main job), with perf's default fields and
-# with the -F set.  SAME_FIELDS: the field sets instead ("default" for
-# perf's own); SAME_NONEMPTY=1: every run must print something.  perf's
+# with the -F set.  SAME_EXTRA: itrace sets compared besides the default
+# ones; SAME_FIELDS: the field sets instead ("default" for perf's own);
+# SAME_NONEMPTY=1: every run must print something.  perf's
 # note about its build ("unwind: target platform=... is not supported",
 # for a recording of another architecture) is not output.
 FULL_F="comm,tid,time,cpu,ip,sym,symoff,dso,addr,flags"
 same_as_perf() {
 	name=$1
 	shift
-	[ $# = 0 ] && set -- default b cr i100us i1000i i0ns e ig
+	[ $# = 0 ] && set -- default b cr i100us i1000i i0ns e ig ${SAME_EXTRA:-}
 	sets="$*"
 	bad=""
 	nlines=0
