@@ -310,7 +310,7 @@ const char *ptd_dsofiles_kallsyms(const struct ptd_dsofiles *f)
 static int kcore_map(struct ptd_dsofiles *f, const struct ptd_kallsyms_info *ki, struct ptd_map *map)
 {
 	struct ptd_dsofile *k;
-	uint64_t vaddr, len, off;
+	uint64_t vaddr = 0, len = 0, off = 0;
 
 	f->kcore_ok = 1;
 	k = ptd_dsofiles_get(f, map);

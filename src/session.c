@@ -291,7 +291,7 @@ static int take_mmap(struct ptd_session *s, const struct ptd_event *ev, struct p
 
 static int take_auxtrace_info(struct ptd_session *s, const struct ptd_event *ev, struct ptd_err *err)
 {
-	struct ptd_rec_auxtrace_info ai;
+	struct ptd_rec_auxtrace_info ai = { 0 };
 	uint64_t *priv;
 
 	if (ptd_rec_auxtrace_info(ev, &ai, err))

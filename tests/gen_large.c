@@ -35,7 +35,7 @@ int main(int argc, char **argv)
 	uint8_t attr[64] = { 0 };
 	uint64_t v, size;
 	uint32_t u;
-	struct ptd_writer *w;
+	struct ptd_writer *w = NULL;
 	struct ptd_recbuf rb;
 
 	if (argc != 3) {

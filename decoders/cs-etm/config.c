@@ -154,7 +154,7 @@ static int parse_source(struct csetm_config *cfg, const struct ptd_decoder_env *
 	char key[32];
 	const char *ptm;
 	ocsd_arch_version_t arch;
-	ocsd_core_profile_t prof;
+	ocsd_core_profile_t prof = profile_Unknown;
 	size_t k, need;
 	int rc;
 

@@ -194,11 +194,11 @@ int ptd_reader_next(struct ptd_reader *r, struct ptd_event *ev, struct ptd_err *
 	const uint8_t *p;
 	uint64_t off, after;
 	uint32_t type;
-	size_t size;
+	size_t size = 0;
 	int rc;
 
 	if (r->decomp) {
-		const uint8_t *rec;
+		const uint8_t *rec = NULL;
 
 		rc = ptd_decomp_next(r->decomp, &rec, &size, err);
 		if (rc < 0)

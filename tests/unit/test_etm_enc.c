@@ -153,7 +153,7 @@ static void test_stream(void)
 	struct ptd_etmenc_config cfg = { .ctxtid = 1, .ts = 1 };
 	static uint8_t aux[4096];
 	static struct got g;
-	struct ptd_etmenc *e;
+	struct ptd_etmenc *e = NULL;
 	struct ptd_err err = { 0 };
 	struct ptd_xev ev;
 	size_t at = 0;
