@@ -6,8 +6,9 @@
 # bench use.  ptdecode is built with gcc's -fprofile-generate, decodes the
 # committed recordings of testdata/record (the test suite's, not the
 # bench's workloads) in a few --itrace modes, and is built again with
-# -fprofile-use.  Done again only when a source is newer than the last
-# profile-guided build; a plain build in DIR is replaced by one.
+# -fprofile-use, and with link-time optimization (-flto=auto) when the
+# compiler links with it.  Done again only when a source is newer than the
+# last profile-guided build; a plain build in DIR is replaced by one.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 pgo=
@@ -44,6 +45,13 @@ if [ -f pgo.stamp ] && [ -f Makefile ] &&
 fi
 rm -f pgo.stamp
 cflags=${CFLAGS:--g -O2}
+# link-time optimization: the decoder's walk calls into src/ through
+# pointers and small functions of other files (bench/analysis.md)
+if [ -z "${CFLAGS:-}" ] &&
+	printf 'int main(void) { return 0; }\n' |
+	${CC:-cc} -flto=auto -x c - -o /dev/null >/dev/null 2>&1; then
+	cflags="$cflags -flto=auto"
+fi
 [ -f Makefile ] && make -s clean >/dev/null
 find . -name '*.gcda' -exec rm -f {} +
 "$top/configure" -q "$@" CFLAGS="$cflags -fprofile-generate -fprofile-update=atomic"
