@@ -19,7 +19,6 @@
 #include "formats/out/json.h"
 #include "formats/out/script.h"
 #include "formats/perf/abi.h"
-#include "formats/perf/evname.h"
 #include "formats/perf/records.h"
 #include "idlist.h"
 #include "itrace.h"
@@ -32,42 +31,11 @@
 #include "srcline.h"
 #include "session.h"
 #include "symbols.h"
+#include "synth_events.h"
 #include "timerange.h"
 #include "views.h"
 
-#define SAMPLE_MASK (PTD_SAMPLE_IP | PTD_SAMPLE_TID | PTD_SAMPLE_TIME | PTD_SAMPLE_ADDR | \
-		     PTD_SAMPLE_ID | PTD_SAMPLE_STREAM_ID | PTD_SAMPLE_CPU | PTD_SAMPLE_PERIOD | \
-		     PTD_SAMPLE_IDENTIFIER)
-
-/* attr bit-field word: exclude_user 4, exclude_kernel 5, exclude_hv 6,
- * precise_ip 15-16, exclude_host 19, exclude_guest 20 */
-#define ATTR_BIT(w, n) (((w) >> (n)) & 1)
-
 #define CHAIN_MAX 1024
-
-enum {
-	EV_BRANCHES, EV_INSTRUCTIONS, EV_TRANSACTIONS, EV_PTWRITE, EV_PSB, EV_CBR, EV_MWAIT, EV_PWRE,
-	EV_EXSTOP, EV_PWRX, EV_NSYNTH
-};
-
-/* evsel__name() of a PERF_TYPE_SYNTH attr before perf names the event */
-#define SYNTH_CHECK_NAME "unknown attr type: -2147483648"
-
-#define PT_CFG_PWR_EVT_EN (1ULL << 4)   /* intel_pt config: power events */
-
-/* Each kind of synthesized sample: its event, and its "type" in JSON. */
-static const struct { int ev; const char *json; } kinds[] = {
-	[PTD_SYN_BRANCH] = { EV_BRANCHES, "branch" },
-	[PTD_SYN_INSN] = { EV_INSTRUCTIONS, "instruction" },
-	[PTD_SYN_PSB] = { EV_PSB, "psb" },
-	[PTD_SYN_CBR] = { EV_CBR, "cbr" },
-	[PTD_SYN_TRANSACTION] = { EV_TRANSACTIONS, "transaction" },
-	[PTD_SYN_PTWRITE] = { EV_PTWRITE, "ptwrite" },
-	[PTD_SYN_MWAIT] = { EV_MWAIT, "mwait" },
-	[PTD_SYN_PWRE] = { EV_PWRE, "pwre" },
-	[PTD_SYN_EXSTOP] = { EV_EXSTOP, "exstop" },
-	[PTD_SYN_PWRX] = { EV_PWRX, "pwrx" },
-};
 
 #define MAX_CPUS PTD_IDLIST_MAX_CPUS
 #define MAX_IDS PTD_IDLIST_MAX_IDS
@@ -76,8 +44,7 @@ struct run {
 	struct ptd_session *s;
 	struct ptd_ptq *q;
 	struct ptd_script ps;
-	struct ptd_script_evsel ev[EV_NSYNTH];
-	char names[EV_NSYNTH][64];
+	struct ptd_synth_events se;    /* the synthesized events */
 	struct ptd_dsofiles *files;
 	struct ptd_resolver rv;         /* addresses to maps, files and symbols */
 	struct ptd_symcache *syms;
@@ -95,7 +62,7 @@ struct run {
 	size_t nranges;
 	unsigned nr_errors[2];
 	uint64_t aux_lost, aux_partial, aux_collision;
-	uint64_t nr_synth_attrs, nr_synth;   /* perf counts these among the events processed */
+	uint64_t nr_synth;            /* perf counts these among the events processed */
 	struct ptd_script_frame frames[CHAIN_MAX];
 	struct ptd_script_branch brs[PTD_ITRACE_MAX_LAST_BRANCH_SZ];
 	int32_t first_tid;
@@ -105,35 +72,6 @@ struct run {
 	struct ptd_views *views;      /* the call views: the samples go there */
 	struct ptd_err err;
 };
-
-/* perf's evsel__add_modifiers */
-static void modifiers(uint64_t w, char *buf, size_t n)
-{
-	size_t r = 0;
-	int colon = 0, guest_default = 0;
-	uint64_t k;
-
-#define MOD(bit, ch) do { if (!ATTR_BIT(w, bit) && r + 2 < n) { if (!colon) colon = (int)++r; buf[r++] = (ch); } } while (0)
-	if (ATTR_BIT(w, 5) || ATTR_BIT(w, 4) || ATTR_BIT(w, 6)) {
-		MOD(5, 'k');
-		MOD(4, 'u');
-		MOD(6, 'h');
-		guest_default = 1;
-	}
-	for (k = 0; k < ((w >> 15) & 3) && r + 2 < n; k++) {
-		if (!colon)
-			colon = (int)++r;
-		buf[r++] = 'p';
-	}
-	if (ATTR_BIT(w, 19) || (int)ATTR_BIT(w, 20) == guest_default) {
-		MOD(19, 'H');
-		MOD(20, 'G');
-	}
-#undef MOD
-	if (colon)
-		buf[colon - 1] = ':';
-	buf[r] = 0;
-}
 
 /* -F srcline (formats/out/script.h's callback) */
 static const char *srcline(void *ctx, const struct ptd_script_loc *loc)
@@ -200,6 +138,7 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 		return ptd_gaps_sample(((struct run *)ctx)->gaps, sy) ? -1 : 0;
 	struct run *r = ctx;
 	struct ptd_script_sample s;
+	const char *json;
 	const struct ptd_thread *t;
 	const struct ptd_map *map;
 
@@ -235,11 +174,7 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 	    ptd_timerange_skip(r->ranges, r->nranges, sy->time))
 		return 0;
 	memset(&s, 0, sizeof(s));
-	if (sy->kind <= 0 || (size_t)sy->kind >= sizeof(kinds) / sizeof(kinds[0]) ||
-	    !kinds[sy->kind].json)
-		return 0;
-	s.evsel = &r->ev[kinds[sy->kind].ev];
-	if (!s.evsel->name)
+	if (!(s.evsel = ptd_synth_event(&r->se, sy->kind, &json)))
 		return 0;   /* not an event of this recording (perf has no id for it) */
 	if (r->exporting)
 		return ptd_export_run_sample(r->exp, &r->rv, sy, s.evsel, &r->err) ? -2 : 0;
@@ -313,7 +248,7 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 
 		for (i = 0; i < s.callchain_nr; i++)
 			locs[i] = r->frames[i].loc;
-		return ptd_json_print_sample(r->out, kinds[sy->kind].json, &s, sy->callchain, locs,
+		return ptd_json_print_sample(r->out, json, &s, sy->callchain, locs,
 					     s.callchain_nr);
 	}
 	return ptd_script_print(&r->ps, r->out, &s) ? -1 : 0;
@@ -343,7 +278,7 @@ static void warn_about_errors(const struct run *r)
 	if (st->nr[PTD_REC_LOST])
 		fprintf(stderr, "Warning:\nProcessed %u events and lost %u chunks!\n\n"
 			"Check IO/CPU overload!\n\n",
-			(unsigned)(st->nr_total + r->nr_synth_attrs + r->nr_synth),
+			(unsigned)(st->nr_total + r->se.nr_attrs + r->nr_synth),
 			(unsigned)st->nr[PTD_REC_LOST]);
 	if (r->aux_lost)
 		fprintf(stderr, "Warning:\nAUX data lost %" PRIu64 " times out of %u!\n\n",
@@ -356,127 +291,6 @@ static void warn_about_errors(const struct run *r)
 		fprintf(stderr, "Warning:\nAUX data detected collision  %" PRIu64 " times out of %u!\n\n",
 			r->aux_collision, (unsigned)st->nr[PTD_REC_AUX]);
 	ptd_script_auxerr_warn(stderr, r->nr_errors, 2);
-}
-
-/* The events perf synthesizes for Intel PT (for a range backend rops:
- * CoreSight's), after the file's own. */
-static int setup_events(struct run *r, const struct ptd_itrace *it, const struct ptd_decoder_ops *rops,
-			struct ptd_err *err)
-{
-	struct ptd_evlist *el = ptd_reader_evlist(r->s->reader);
-	const struct ptd_evsel *pt = NULL;
-	struct ptd_script_evsel *all;
-	size_t i, n = 0, nfile = el->evsels.len;
-	uint64_t st;
-	char mods[16], (*namebufs)[64];
-	int rc;
-
-	all = calloc(nfile + EV_NSYNTH, sizeof(*all));
-	namebufs = calloc(nfile ? nfile : 1, sizeof(*namebufs));
-	if (!all || !namebufs) {
-		free(all);
-		free(namebufs);
-		return ptd_err_set(err, PTD_E_NOMEM, "out of memory");
-	}
-	for (i = 0; i < nfile; i++) {
-		const struct ptd_evsel *ev = *(struct ptd_evsel **)ptd_vec_at(&el->evsels, i);
-
-		all[n].type = ev->type;
-		all[n].config = ev->config;
-		all[n].sample_period = ev->sample_period;
-		all[n].sample_type = ev->sample_type;
-		r->ps.branch_sample_type |= ev->branch_sample_type;
-		all[n++].name = ptd_evsel_name(ev, namebufs[i], sizeof(namebufs[i]));
-	}
-	pt = ptd_rangeq_trace_evsel(r->s, rops);
-	if (pt && rops) {
-		modifiers(pt->flags, mods, sizeof(mods));
-		ptd_rangeq_events(pt, ptd_rangeq_timeless(pt, it->timeless_decoding), it->branches,
-				  it->instructions, it->period, mods, r->names[EV_BRANCHES],
-				  r->names[EV_INSTRUCTIONS], &r->ev[EV_BRANCHES], &r->ev[EV_INSTRUCTIONS]);
-		if (it->branches)
-			all[n++] = r->ev[EV_BRANCHES];
-		if (it->instructions)
-			all[n++] = r->ev[EV_INSTRUCTIONS];
-	} else if (pt) {
-		/* perf's intel_pt_synth_events: each event's sample type */
-		st = (pt->sample_type & SAMPLE_MASK) | PTD_SAMPLE_IP | PTD_SAMPLE_TID | PTD_SAMPLE_PERIOD;
-		if (ptd_ptq_timeless(r->s, it->timeless_decoding))
-			st &= ~PTD_SAMPLE_TIME;
-		else
-			st |= PTD_SAMPLE_TIME;
-		if (r->s->auxinfo.nr_priv > 9 && !r->s->auxinfo.priv[9])
-			st &= ~PTD_SAMPLE_CPU;
-		modifiers(pt->flags, mods, sizeof(mods));
-		if (it->branches) {
-			snprintf(r->names[EV_BRANCHES], sizeof(r->names[0]), "branches%s", mods);
-			r->ev[EV_BRANCHES] = (struct ptd_script_evsel){ 0, 4, 1, st | PTD_SAMPLE_ADDR,
-									 r->names[EV_BRANCHES], NULL };
-			all[n++] = r->ev[EV_BRANCHES];
-		}
-		if (it->callchain)
-			st |= PTD_SAMPLE_CALLCHAIN;
-		if (it->last_branch)
-			st |= PTD_SAMPLE_BRANCH_STACK;
-		if (it->instructions) {
-			snprintf(r->names[EV_INSTRUCTIONS], sizeof(r->names[0]), "instructions%s", mods);
-			r->ev[EV_INSTRUCTIONS] = (struct ptd_script_evsel){ 0, 1, it->period, st,
-									     r->names[EV_INSTRUCTIONS], NULL };
-			all[n++] = r->ev[EV_INSTRUCTIONS];
-		}
-		st &= ~PTD_SAMPLE_PERIOD;
-		if (it->transactions) {
-			snprintf(r->names[EV_TRANSACTIONS], sizeof(r->names[0]), "instructions%s", mods);
-			r->ev[EV_TRANSACTIONS] = (struct ptd_script_evsel){ 0, 1, 1, st, "transactions",
-									     r->names[EV_TRANSACTIONS] };
-			all[n++] = r->ev[EV_TRANSACTIONS];
-		}
-		st |= PTD_SAMPLE_RAW;
-		if (it->ptwrites) {
-			r->ev[EV_PTWRITE] = (struct ptd_script_evsel){ PTD_SCRIPT_TYPE_SYNTH,
-				PTD_SCRIPT_SYNTH_PTWRITE, 1, st, "ptwrite", SYNTH_CHECK_NAME };
-			all[n++] = r->ev[EV_PTWRITE];
-		}
-		if (it->pwr_events) {
-			r->ev[EV_CBR] = (struct ptd_script_evsel){ PTD_SCRIPT_TYPE_SYNTH,
-				PTD_SCRIPT_SYNTH_CBR, 1, st, "cbr", SYNTH_CHECK_NAME };
-			r->ev[EV_PSB] = (struct ptd_script_evsel){ PTD_SCRIPT_TYPE_SYNTH,
-				PTD_SCRIPT_SYNTH_PSB, 1, st, "psb", SYNTH_CHECK_NAME };
-			all[n++] = r->ev[EV_CBR];
-			all[n++] = r->ev[EV_PSB];
-		}
-		if (it->pwr_events && (pt->config & PT_CFG_PWR_EVT_EN)) {
-			r->ev[EV_MWAIT] = (struct ptd_script_evsel){ PTD_SCRIPT_TYPE_SYNTH,
-				PTD_SCRIPT_SYNTH_MWAIT, 1, st, "mwait", SYNTH_CHECK_NAME };
-			r->ev[EV_PWRE] = (struct ptd_script_evsel){ PTD_SCRIPT_TYPE_SYNTH,
-				PTD_SCRIPT_SYNTH_PWRE, 1, st, "pwre", SYNTH_CHECK_NAME };
-			r->ev[EV_EXSTOP] = (struct ptd_script_evsel){ PTD_SCRIPT_TYPE_SYNTH,
-				PTD_SCRIPT_SYNTH_EXSTOP, 1, st, "exstop", SYNTH_CHECK_NAME };
-			r->ev[EV_PWRX] = (struct ptd_script_evsel){ PTD_SCRIPT_TYPE_SYNTH,
-				PTD_SCRIPT_SYNTH_PWRX, 1, st, "pwrx", SYNTH_CHECK_NAME };
-			all[n++] = r->ev[EV_MWAIT];
-			all[n++] = r->ev[EV_PWRE];
-			all[n++] = r->ev[EV_EXSTOP];
-			all[n++] = r->ev[EV_PWRX];
-		}
-	}
-	r->nr_synth_attrs = n - nfile;
-	rc = ptd_script_setup(&r->ps, all, n, nfile,
-			      ptd_feat_has(ptd_reader_features(r->s->reader), PTD_FEAT_AUXTRACE), stderr);
-	if (rc == -PTD_E_INVAL && r->ps.failed != (size_t)-1) {
-		/* perf synthesizes the events while processing AUXTRACE_INFO */
-		const char *name = all[r->ps.failed].name;
-
-		/* (perf's cs-etm says nothing of its own there) */
-		if (!rops)
-			fprintf(stderr, "intel_pt_synth_event: failed to synthesize '%.*s' event type\n",
-				(int)strcspn(name, ":"), name);
-		fprintf(stderr, "%#" PRIx64 " [%#" PRIx64 "]: failed to process type: %u [Invalid argument]\n",
-			r->s->auxinfo.file_offset, 16 + 8 * r->s->auxinfo.nr_priv, PTD_REC_AUXTRACE_INFO);
-	}
-	free(all);
-	free(namebufs);
-	return rc;
 }
 
 /* A range backend's queues (rangeq.h) */
@@ -645,7 +459,7 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 		status = 1;
 		goto out;
 	}
-	if (setup_events(&r, &it, rops, &err)) {
+	if (ptd_synth_events_setup(&r.se, &r.ps, r.s, &it, rops, &err)) {
 		status = 1;
 		goto out;
 	}
