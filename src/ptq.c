@@ -28,6 +28,7 @@ static void free_queues(struct ptd_ptq *q)
 	for (i = 0; i < q->nr_queues; i++) {
 		ptd_pdec_free(q->queues[i].dec);
 		free(q->queues[i].buf);
+		free(q->queues[i].spare);
 	}
 	free(q->queues);
 	q->queues = NULL;

@@ -56,7 +56,9 @@ struct queue {
 	uint32_t nr;
 	size_t next_chunk;
 	uint8_t *buf;                 /* the chunk being decoded */
-	size_t buf_size;
+	size_t buf_size, buf_cap;     /* its bytes, and its buffer's */
+	uint8_t *spare;               /* a chunk's buffer to use again (ptq_walk.c) */
+	size_t spare_cap;
 	struct ptd_pdec *dec;
 	const struct ptd_pstate *state;
 	int32_t cpu, pid, tid;

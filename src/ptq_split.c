@@ -121,8 +121,8 @@ struct ptd_split *ptd_split_new(struct ptd_ptq *q, struct queue *pq, int explici
 	}
 	memcpy(sp->pq, pq, sizeof(*sp->pq));
 	sp->pq->next_chunk = k;
-	sp->pq->buf = NULL;
-	sp->pq->buf_size = 0;
+	sp->pq->buf = sp->pq->spare = NULL;
+	sp->pq->buf_size = sp->pq->buf_cap = sp->pq->spare_cap = 0;
 	sp->pq->state = NULL;
 	sp->pq->ahead = NULL;
 	memset(&sp->pq->w, 0, sizeof(sp->pq->w));
@@ -363,6 +363,7 @@ void ptd_split_free(struct ptd_split *sp)
 	pthread_mutex_destroy(&sp->mu);
 	pthread_cond_destroy(&sp->more);
 	free(sp->pq->buf);
+	free(sp->pq->spare);
 	ptd_pdec_free(sp->pq->dec);
 	free(sp->pq);
 	free(sp);

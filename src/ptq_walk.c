@@ -16,12 +16,43 @@
 #include "formats/perf/reader.h"
 #include "machine.h"
 
-/* Chunk idx of the queue's trace, read into *nb (*nb_size bytes, the
- * caller's to free); prev: the chunk before it (for snapshots, which
- * overlap: what prev did not hold).  Returns 1 with b filled, 0 when the
- * chunk gives nothing, or a negative errno. */
+/* A buffer for a chunk of n bytes: the queue's spare one when it holds
+ * n (its pages touched already, where a new one costs a page fault per
+ * 4 KiB it is read into), else a new one; *cap: its size. */
+static uint8_t *chunk_buf(struct queue *pq, size_t n, size_t *cap)
+{
+	uint8_t *p = pq->spare;
+
+	if (p && pq->spare_cap >= n) {
+		*cap = pq->spare_cap;
+		pq->spare = NULL;
+		return p;
+	}
+	*cap = n;
+	return malloc(n);
+}
+
+/* A chunk's buffer no longer used: the spare one if larger than it */
+static void chunk_buf_put(struct queue *pq, uint8_t *p, size_t cap)
+{
+	if (!p)
+		return;
+	if (pq->spare && pq->spare_cap >= cap) {
+		free(p);
+		return;
+	}
+	free(pq->spare);
+	pq->spare = p;
+	pq->spare_cap = cap;
+}
+
+/* Chunk idx of the queue's trace, read into *nb (*nb_size bytes, in a
+ * buffer of *nb_cap for the caller to give back with chunk_buf_put);
+ * prev: the chunk before it (for snapshots, which overlap: what prev did
+ * not hold).  Returns 1 with b filled, 0 when the chunk gives nothing, or
+ * a negative errno. */
 static int load_chunk(struct queue *pq, size_t idx, const uint8_t *prev, size_t prev_size,
-		      uint8_t **nb, size_t *nb_size, struct pdec_buf *b)
+		      uint8_t **nb, size_t *nb_size, size_t *nb_cap, struct pdec_buf *b)
 {
 	const struct ptd_aux_chunk *c = ptd_vec_at(&pq->aq->chunks, idx);
 	const uint8_t *start;
@@ -30,9 +61,10 @@ static int load_chunk(struct queue *pq, size_t idx, const uint8_t *prev, size_t 
 
 	*nb = NULL;
 	*nb_size = c->size;
+	*nb_cap = 0;
 	if (!c->payload.available || !c->size)
 		return 0;
-	if (!(*nb = malloc(c->size)))
+	if (!(*nb = chunk_buf(pq, c->size, nb_cap)))
 		return -ENOMEM;
 	if (ptd_reader_read_payload(pq->q->s->reader, &c->payload, 0, *nb, c->size, &e))
 		goto none;
@@ -53,7 +85,7 @@ static int load_chunk(struct queue *pq, size_t idx, const uint8_t *prev, size_t 
 	b->trace_nr = idx + 1;
 	return 1;
 none:
-	free(*nb);
+	chunk_buf_put(pq, *nb, *nb_cap);
 	*nb = NULL;
 	return 0;
 }
@@ -62,18 +94,19 @@ static int get_trace(void *ctx, struct pdec_buf *b)
 {
 	struct queue *pq = ((struct walker *)ctx)->pq;
 	uint8_t *nb;
-	size_t size;
+	size_t size, cap;
 	int rc;
 
 	while (pq->next_chunk < pq->aq->chunks.len) {
-		rc = load_chunk(pq, pq->next_chunk++, pq->buf, pq->buf_size, &nb, &size, b);
+		rc = load_chunk(pq, pq->next_chunk++, pq->buf, pq->buf_size, &nb, &size, &cap, b);
 		if (rc < 0)
 			return rc;
 		if (!rc)
 			continue;
-		free(pq->buf);
+		chunk_buf_put(pq, pq->buf, pq->buf_cap);
 		pq->buf = nb;
 		pq->buf_size = size;
+		pq->buf_cap = cap;
 		return 0;
 	}
 	b->len = 0;
@@ -105,28 +138,29 @@ static int lookahead(void *ctx, int (*cb)(const struct pdec_buf *b, void *data),
 {
 	struct queue *pq = ((struct walker *)ctx)->pq;
 	const uint8_t *prev = pq->buf;
-	size_t prev_size = pq->buf_size, i;
+	size_t prev_size = pq->buf_size, old_cap = 0, i;
 	uint8_t *old = NULL, *nb;
 	struct pdec_buf b;
 	int rc = 0;
 
 	for (i = pq->next_chunk; i < pq->aq->chunks.len; i++) {
-		size_t size;
+		size_t size, cap;
 
 		memset(&b, 0, sizeof(b));
-		rc = load_chunk(pq, i, prev, prev_size, &nb, &size, &b);
+		rc = load_chunk(pq, i, prev, prev_size, &nb, &size, &cap, &b);
 		if (rc < 0)
 			break;
 		if (!rc)
 			continue;
-		free(old);
+		chunk_buf_put(pq, old, old_cap);
 		old = nb;
+		old_cap = cap;
 		prev = nb;
 		prev_size = size;
 		if ((rc = cb(&b, data)))
 			break;
 	}
-	free(old);
+	chunk_buf_put(pq, old, old_cap);
 	return rc < 0 ? rc : 0;
 }
 
