@@ -63,8 +63,10 @@ struct run {
 	unsigned nr_errors[2];
 	uint64_t aux_lost, aux_partial, aux_collision;
 	uint64_t nr_synth;            /* perf counts these among the events processed */
-	struct ptd_script_frame frames[CHAIN_MAX];
-	struct ptd_script_branch brs[PTD_ITRACE_MAX_LAST_BRANCH_SZ];
+	struct ptd_script_frame *frames;   /* CHAIN_MAX, when a sample has a callchain */
+	struct ptd_script_branch *brs;     /* PTD_ITRACE_MAX_LAST_BRANCH_SZ, when one has
+	                                      a branch stack (allocated at the first: on
+	                                      the stack, 190 KB of pages touched) */
 	int32_t first_tid;
 	struct ptd_gaps *gaps;        /* --gaps: the samples go to the gap report */
 	struct ptd_export_run *exp;   /* --export */
@@ -199,6 +201,12 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 	s.no_tstack = sy->no_tstack;
 	s.raw = sy->raw_size ? sy->raw : NULL;
 	s.raw_size = sy->raw_size;
+	if ((sy->callchain_nr && !r->frames && !(r->frames = calloc(CHAIN_MAX, sizeof(*r->frames)))) ||
+	    (sy->brstack_nr && !r->brs &&
+	     !(r->brs = calloc(PTD_ITRACE_MAX_LAST_BRANCH_SZ, sizeof(*r->brs))))) {
+		ptd_err_set(&r->err, PTD_E_NOMEM, "out of memory");
+		return -2;
+	}
 	if (sy->callchain_nr) {
 		size_t i;
 
@@ -550,7 +558,7 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 		rc = run_ranges(&r, rops, &it, o, &err);
 	else
 		rc = ptd_ptq_run(r.q, r.s, &cfg, on_synth, &r, &err);
-	if (rc == -2 && (r.exporting || r.views)) {
+	if (rc == -2 && (r.exporting || r.views || r.err.code)) {
 		fprintf(stderr, "ptdecode: %s\n", r.err.msg);
 		goto out;
 	}
@@ -597,6 +605,8 @@ out:
 	ptd_dsofiles_free(r.files);
 	ptd_symcache_free(r.syms);
 	free(r.ranges);
+	free(r.frames);
+	free(r.brs);
 	ptd_disasm_free(r.dis);
 	ptd_srcline_free(r.srcl);
 	ptd_brinsn_fini(&r.bi);
