@@ -33,13 +33,28 @@ struct ptd_insncache_blk {
 struct ptd_insncache {
 	struct ptd_insncache_ent *ent;
 	struct ptd_insncache_blk *blk;
-	unsigned bits;
+	unsigned bits, max_bits;
+	size_t fills;           /* entries filled in the two tables */
+	struct ptd_insncache_ent *old_ent;   /* the tables before they grew, kept to */
+	struct ptd_insncache_blk *old_blk;   /* the end: their entries may be lent */
 };
 
-/* 2^bits entries in each table.  0, or -1 when bits is out of
- * range (1..24). */
-int ptd_insncache_init(struct ptd_insncache *c, unsigned bits);
+/* 2^bits entries in each table, growing to 2^max_bits once they have
+ * been filled more times than they have entries: the kernel clears every
+ * page a table touches (its hash touches them all), which costs a small
+ * trace more than the misses of the smaller tables.  0, or -1 when bits is out of
+ * range (1..24, bits <= max_bits). */
+int ptd_insncache_init(struct ptd_insncache *c, unsigned bits, unsigned max_bits);
 void ptd_insncache_fini(struct ptd_insncache *c);
+
+void ptd_insncache_grow(struct ptd_insncache *c);
+
+/* Call after filling an entry (of either table). */
+static inline void ptd_insncache_filled(struct ptd_insncache *c)
+{
+	if (++c->fills > (size_t)1 << c->bits && c->bits < c->max_bits)
+		ptd_insncache_grow(c);
+}
 
 /* The entry for (file, off): check ->file and ->off for a hit, else fill
  * it after a successful decode.  NULL when the table could not be

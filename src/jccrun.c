@@ -39,8 +39,10 @@ static int block(struct ptd_insncache *ic, struct ptd_pinsn *pi, const struct pt
 	out->insn_cnt = cnt;
 	out->to_branch = (uint32_t)(o - off);
 	out->insn = insn;
-	if (be)
+	if (be) {
 		*be = *out;
+		ptd_insncache_filled(ic);
+	}
 	return 0;
 }
 
@@ -57,6 +59,26 @@ static void end_step(struct pdec_jcc_run *run, unsigned i, uint64_t cnt, uint64_
 		run->plain = 0;
 }
 
+/* The larger table, the runs taken over; the old one kept (its runs may
+ * be lent).  Without memory, the old one stays. */
+static void grow(struct ptd_jccruns *r)
+{
+	struct ptd_jccrun *e = ptd_huge_zalloc(((size_t)1 << PTD_JCCRUN_BITS) * sizeof(*e));
+	size_t i, n = (size_t)1 << r->bits;
+
+	if (!e) {
+		r->fills = 0;
+		return;
+	}
+	r->old = r->e;
+	r->e = e;
+	r->bits = PTD_JCCRUN_BITS;
+	for (i = 0; i < n; i++)
+		if (r->old[i].file)
+			*ptd_jccrun_slot(r, r->old[i].file, r->old[i].off, r->old[i].outcomes,
+					 r->old[i].ret) = r->old[i];
+}
+
 const struct ptd_jccrun *ptd_jccrun_build(struct ptd_jccruns *r, struct ptd_jccrun *e,
 					  struct ptd_insncache *ic, struct ptd_pinsn *pi,
 					  const struct ptd_dsofile *f, uint64_t off, uint64_t begin,
@@ -70,12 +92,15 @@ const struct ptd_jccrun *ptd_jccrun_build(struct ptd_jccruns *r, struct ptd_jccr
 	if (!e) {
 		/* the table, at the first use */
 		if (r->no_mem ||
-		    !(r->e = ptd_huge_zalloc(((size_t)1 << PTD_JCCRUN_BITS) * sizeof(*r->e)))) {
+		    !(r->e = ptd_huge_zalloc(((size_t)1 << PTD_JCCRUN_BITS_FIRST) * sizeof(*r->e)))) {
 			r->no_mem = 1;
 			return NULL;
 		}
+		r->bits = PTD_JCCRUN_BITS_FIRST;
 		return ptd_jccrun_get(r, ic, pi, f, off, begin, end, outcomes, 0, 0);
 	}
+	if (++r->fills > (size_t)1 << r->bits && r->bits < PTD_JCCRUN_BITS && !r->old)
+		grow(r);   /* e is the old table's, filled all the same */
 	e->file = f;
 	e->off = off;
 	e->outcomes = outcomes;
@@ -152,5 +177,6 @@ const struct ptd_jccrun *ptd_jccrun_build(struct ptd_jccruns *r, struct ptd_jccr
 void ptd_jccruns_fini(struct ptd_jccruns *r)
 {
 	ptd_huge_free(r->e);
-	r->e = NULL;
+	ptd_huge_free(r->old);
+	r->e = r->old = NULL;
 }

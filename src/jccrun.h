@@ -33,11 +33,18 @@ struct ptd_jccrun {
 };
 
 struct ptd_jccruns {
-	struct ptd_jccrun *e;   /* allocated at the first use */
+	struct ptd_jccrun *e;   /* allocated at the first use: 2^bits runs */
+	unsigned bits;
+	size_t fills;
+	struct ptd_jccrun *old; /* the table before it grew, kept to the end (runs lent) */
 	int no_mem;
 };
 
-#define PTD_JCCRUN_BITS 12   /* 4096 runs, 1.2 MB */
+/* The table starts at 2^PTD_JCCRUN_BITS_FIRST runs and grows to
+ * 2^PTD_JCCRUN_BITS once filled more times than it has entries (as
+ * insncache.h's tables do) */
+#define PTD_JCCRUN_BITS_FIRST 10   /* 1 Ki runs, 0.3 MB */
+#define PTD_JCCRUN_BITS 12         /* 4 Ki runs, 1.2 MB */
 
 /* ptd_jccrun_get when the run is not cached yet: built in slot e (ret:
  * as ptd_jccrun.ret) */
@@ -53,7 +60,7 @@ static inline struct ptd_jccrun *ptd_jccrun_slot(struct ptd_jccruns *r,
 	uint64_t h = (off + (uint64_t)(uintptr_t)f + ((uint64_t)outcomes << 40) +
 		      ret * 0xff51afd7ed558ccdULL) * 0x9e3779b97f4a7c15ULL;
 
-	return r->e ? &r->e[h >> (64 - PTD_JCCRUN_BITS)] : NULL;
+	return r->e ? &r->e[h >> (64 - r->bits)] : NULL;
 }
 
 /* Does slot e hold the run of that key? */

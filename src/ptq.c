@@ -434,7 +434,8 @@ int ptd_ptq_run(struct ptd_ptq *q, struct ptd_session *s, const struct ptd_ptq_c
 	if ((rc = ptd_ptq_conf(&q->conf, s, cfg, &pp, err)))
 		return rc;
 	q->pinsn = ptd_pinsn_new();
-	ptd_insncache_init(&q->insns, 15);   /* 32 Ki instructions and blocks: 2.8 MB, in 4 MB of huge pages */
+	/* 8 Ki instructions and blocks (0.7 MB), growing to 32 Ki (2.8 MB) */
+	ptd_insncache_init(&q->insns, PTQ_INSNS_BITS_FIRST, PTQ_INSNS_BITS);
 	if (cfg->callchain && cfg->callchain_sz)
 		q->chain = calloc(cfg->callchain_sz, sizeof(*q->chain));
 	if (cfg->last_branch && cfg->last_branch_sz) {

@@ -389,7 +389,7 @@ int ptd_ahead_start(struct ptd_ptq *q)
 		if (!i)
 			continue;
 		wk->pinsn = ptd_pinsn_new();
-		if (!wk->pinsn || ptd_insncache_init(&wk->insns, 15)) {
+		if (!wk->pinsn || ptd_insncache_init(&wk->insns, PTQ_INSNS_BITS_FIRST, PTQ_INSNS_BITS)) {
 			ah->nw = i + 1;
 			free_ahead(q);
 			return -1;

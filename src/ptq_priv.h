@@ -18,6 +18,11 @@
 
 #define KERNEL_START (1ULL << 63)
 
+/* the walk caches' tables: 2^PTQ_INSNS_BITS_FIRST instructions and blocks,
+ * growing to 2^PTQ_INSNS_BITS (insncache.h) */
+#define PTQ_INSNS_BITS_FIRST 13
+#define PTQ_INSNS_BITS 15
+
 /* What the decoder's callbacks see (ptq.c): the thread the walk is in,
  * the perf time of the maps, and the caches.  Serial decoding: the
  * queue's pid and tid, &q->now and the replay's caches; decoding ahead

@@ -315,6 +315,7 @@ static __attribute__((noinline)) int walk_slow(struct walker *w, const struct pd
 					ce->file = f;
 					ce->off = off;
 					ce->insn = *insn;
+					ptd_insncache_filled(w->insns);
 				}
 			}
 			insn_cnt++;
@@ -325,6 +326,7 @@ static __attribute__((noinline)) int walk_slow(struct walker *w, const struct pd
 					be->insn_cnt = (uint32_t)(insn_cnt - blk_cnt);
 					be->to_branch = (uint32_t)(*ip - blk_ip);
 					be->insn = *insn;
+					ptd_insncache_filled(w->insns);
 				}
 				goto out;
 			}

@@ -1,5 +1,6 @@
-/* vec, u64map, heap, huge-page tables, the noted records' log: the small
- * containers everything else uses. */
+/* vec, u64map, heap, huge-page tables, the walk's instruction cache
+ * growing, the noted records' log: the small containers everything else
+ * uses. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "common/hugemem.h"
 #include "common/u64map.h"
 #include "common/vec.h"
+#include "insncache.h"
 #include "notelog.h"
 #include "tests/tap.h"
 
@@ -120,6 +122,55 @@ static void note_log(void)
 	free(in);
 }
 
+/* insncache.h: 2^3 entries, growing to 2^5 after more than 8 fills, the
+ * entries held taken over and the old tables left readable */
+static void insncache_growth(void)
+{
+	static const char file[1];
+	struct ptd_insncache c;
+	struct ptd_insncache_ent *e, *kept[12];
+	unsigned i, held = 0, found = 0, intact = 0;
+	int was[12];
+
+	if (ptd_insncache_init(&c, 3, 5) || !c.ent) {
+		ok(0, "insncache: tables of 8 entries");
+		return;
+	}
+	ok(ptd_insncache_init(&c, 4, 3) == -1, "insncache: a first size above the largest refused");
+	ptd_insncache_fini(&c);
+	ptd_insncache_init(&c, 3, 5);
+	for (i = 0; i < 8; i++) {
+		kept[i] = e = ptd_insncache_slot(&c, file, 16 * i);
+		e->file = file;
+		e->off = 16 * i;
+		e->insn.length = (uint8_t)(i + 1);
+		ptd_insncache_filled(&c);
+	}
+	is_u64(c.bits, 3, "insncache: 8 fills keep 8 entries");
+	kept[8] = e = ptd_insncache_slot(&c, file, 16 * 8);
+	e->file = file;
+	e->off = 16 * 8;
+	e->insn.length = 9;
+	for (i = 0; i < 9; i++) {   /* the keys the small table holds (some collide) */
+		e = ptd_insncache_slot(&c, file, 16 * i);
+		was[i] = e->file == file && e->off == 16 * i;
+		held += was[i];
+	}
+	ptd_insncache_filled(&c);
+	is_u64(c.bits, 5, "insncache: the ninth fill grows the tables to 32 entries");
+	for (i = 0; i < 9; i++) {
+		e = ptd_insncache_slot(&c, file, 16 * i);
+		found += was[i] && e->file == file && e->off == 16 * i && e->insn.length == i + 1;
+		intact += kept[i]->file == file;
+	}
+	is_u64(found, held, "insncache: the %u entries held before it are found after it", held);
+	ok(intact > 0 && kept[8]->insn.length == 9,
+	   "insncache: the old table's entries still readable (lent to the decoder)");
+	ptd_insncache_filled(&c);
+	is_u64(c.bits, 5, "insncache: it grows no further");
+	ptd_insncache_fini(&c);
+}
+
 int main(void)
 {
 	struct ptd_vec v = PTD_VEC_INIT(sizeof(int));
@@ -207,6 +258,7 @@ int main(void)
 	}
 	ptd_heap_fini(&h);
 	huge_tables();
+	insncache_growth();
 	note_log();
 	return done_testing();
 }
