@@ -42,11 +42,13 @@ struct ptd_insncache {
 /* 2^bits entries in each table, growing to 2^max_bits once they have
  * been filled more times than they have entries: the kernel clears every
  * page a table touches (its hash touches them all), which costs a small
- * trace more than the misses of the smaller tables.  0, or -1 when bits is out of
- * range (1..24, bits <= max_bits). */
+ * trace more than the misses of the smaller tables.  0, or -1 when the
+ * sizes are out of range (1 <= bits <= max_bits <= 24). */
 int ptd_insncache_init(struct ptd_insncache *c, unsigned bits, unsigned max_bits);
 void ptd_insncache_fini(struct ptd_insncache *c);
 
+/* The larger tables, the entries taken over (once; without memory the
+ * tables stay as they are) */
 void ptd_insncache_grow(struct ptd_insncache *c);
 
 /* Call after filling an entry (of either table). */
