@@ -60,7 +60,8 @@ static void end_step(struct pdec_jcc_run *run, unsigned i, uint64_t cnt, uint64_
 }
 
 /* The larger table, the runs taken over; the old one kept (its runs may
- * be lent).  Without memory, the old one stays. */
+ * be lent).  Without memory, the old one stays, and is tried again after
+ * as many fills. */
 static void grow(struct ptd_jccruns *r)
 {
 	struct ptd_jccrun *e = ptd_huge_zalloc(((size_t)1 << PTD_JCCRUN_BITS) * sizeof(*e));
@@ -99,7 +100,7 @@ const struct ptd_jccrun *ptd_jccrun_build(struct ptd_jccruns *r, struct ptd_jccr
 		r->bits = PTD_JCCRUN_BITS_FIRST;
 		return ptd_jccrun_get(r, ic, pi, f, off, begin, end, outcomes, 0, 0);
 	}
-	if (++r->fills > (size_t)1 << r->bits && r->bits < PTD_JCCRUN_BITS && !r->old)
+	if (++r->fills > (size_t)1 << r->bits && r->bits < PTD_JCCRUN_BITS)
 		grow(r);   /* e is the old table's, filled all the same */
 	e->file = f;
 	e->off = off;
