@@ -645,6 +645,29 @@ out:
 	return 0;
 }
 
+int ptd_symtab_has_symtab(const char *path)
+{
+	struct ptd_err err;
+	struct elf e = { .path = path, .fd = -1, .err = &err };
+	Elf64_Ehdr h;
+	struct stat st;
+	uint32_t k;
+	int full = 0;
+
+	e.fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (e.fd >= 0 && !fstat(e.fd, &st) && S_ISREG(st.st_mode)) {
+		e.fsize = (uint64_t)st.st_size;
+		if (!read_ehdr(&e, &h) && !read_sections(&e, &h))
+			for (k = 0; k < e.shnum && !full; k++)
+				full = e.sh[k].type == SHT_SYMTAB;
+	}
+	if (e.fd >= 0)
+		close(e.fd);
+	free(e.sh);
+	free(e.shstr);
+	return full;
+}
+
 void ptd_symtab_free(struct ptd_symtab *t)
 {
 	if (!t)

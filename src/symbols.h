@@ -61,6 +61,11 @@ void ptd_symtab_free(struct ptd_symtab *t);
 int ptd_symtab_load_with(const char *path, const char *runtime, struct ptd_symtab **out,
 			 struct ptd_err *err);
 
+/* 1 when path is a readable ELF file with a symbol table section
+ * (SHT_SYMTAB), from its headers only, as perf's symsrc__init decides
+ * which file has a .symtab; 0 otherwise. */
+int ptd_symtab_has_symtab(const char *path);
+
 /* Symbols kept after the duplicate passes, PLT symbols included. */
 size_t ptd_symtab_count(const struct ptd_symtab *t);
 /* 1 when the symbols come from .symtab, 0 when only from .dynsym (or none). */
@@ -144,8 +149,9 @@ int ptd_symcache_lookup_info(struct ptd_symcache *c, const char *symfile, const 
 			     uint64_t off, const char **name, uint64_t *symoff,
 			     struct ptd_sym_info *info, struct ptd_err *err);
 
-/* 1 when path loads and has a .symtab; 0 otherwise (missing, unreadable,
- * only .dynsym).  Returns -PTD_E_NOMEM when out of memory. */
+/* 1 when path has a .symtab (ptd_symtab_has_symtab, remembered per
+ * path); 0 otherwise (missing, unreadable, only .dynsym).  Returns
+ * -PTD_E_NOMEM when out of memory. */
 int ptd_symcache_full(struct ptd_symcache *c, const char *path);
 
 /* Load path as a kallsyms file (ptd_symtab_load_kallsyms) rather than an

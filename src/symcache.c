@@ -26,6 +26,11 @@ struct ptd_symcache {
 	size_t last;            /* entry of the last lookup (checked first) */
 	uint64_t generation;    /* tables dropped so far */
 	char *kallsyms;         /* the path that loads as a kallsyms file */
+	struct probe {          /* ptd_symcache_full's answers by path */
+		char *path;
+		int full;
+	} *probes;
+	size_t nprobes, last_probe;
 };
 
 struct ptd_symcache *ptd_symcache_new(size_t max_files, size_t max_bytes)
@@ -68,6 +73,9 @@ void ptd_symcache_free(struct ptd_symcache *c)
 		drop(c, c->n - 1);
 	free(c->e);
 	free(c->kallsyms);
+	while (c->nprobes)
+		free(c->probes[--c->nprobes].path);
+	free(c->probes);
 	free(c);
 }
 
@@ -178,13 +186,38 @@ int ptd_symcache_vaddr_to_offset(struct ptd_symcache *c, const char *path, uint6
 	return 0;
 }
 
+/* From the file's headers, not its symbols: the table is loaded once,
+ * with the binary's headers, when a lookup asks for it. */
 int ptd_symcache_full(struct ptd_symcache *c, const char *path)
 {
-	struct entry *x = get(c, path, NULL);
+	struct probe *p;
+	struct entry *x;
+	size_t i;
 
-	if (!x)
+	if (c->kallsyms && !strcmp(path, c->kallsyms)) {   /* not ELF: its table says */
+		if (!(x = get(c, path, NULL)))
+			return -PTD_E_NOMEM;
+		return x->t ? ptd_symtab_full(x->t) : 0;
+	}
+	if (c->last_probe < c->nprobes && !strcmp(c->probes[c->last_probe].path, path))
+		return c->probes[c->last_probe].full;
+	for (i = 0; i < c->nprobes; i++)
+		if (!strcmp(c->probes[i].path, path)) {
+			c->last_probe = i;
+			return c->probes[i].full;
+		}
+	if (!(c->nprobes & (c->nprobes + 1))) {   /* 0, 1, 3, 7 ...: full */
+		p = realloc(c->probes, (2 * c->nprobes + 1) * sizeof(*p));
+		if (!p)
+			return -PTD_E_NOMEM;
+		c->probes = p;
+	}
+	p = &c->probes[c->nprobes];
+	if (!(p->path = strdup(path)))
 		return -PTD_E_NOMEM;
-	return x->t ? ptd_symtab_full(x->t) : 0;
+	p->full = ptd_symtab_has_symtab(path);
+	c->last_probe = c->nprobes++;
+	return p->full;
 }
 
 int ptd_symcache_lookup_debug(struct ptd_symcache *c, const char *symfile, const char *binary,

@@ -329,6 +329,18 @@ static void test_damaged(const uint8_t *orig, size_t n)
 	DAMAGE(sh[sh[symtab].sh_link].sh_offset = n - 1, "strtab sh_offset at the end");
 	DAMAGE(sh[sh[symtab].sh_link].sh_size = 3, "strtab cut to 3 bytes");
 	DAMAGE(sy[5].st_name = 0xfffffff0u, "a symbol's name outside the strtab");
+	/* which file has a .symtab: its section headers say, as perf's
+	 * symsrc__init reads them, whatever the table holds */
+	ok(ptd_symtab_has_symtab(path_of("damaged")) == 1,
+	   "a .symtab whose symbols do not load is still a .symtab (headers only)");
+	memcpy(b, orig, n);
+	sh[symtab].sh_type = SHT_PROGBITS;
+	write_file(path_of("damaged"), b, n);
+	ok(ptd_symtab_has_symtab(path_of("damaged")) == 0, "no SHT_SYMTAB section: no .symtab");
+	((Elf64_Ehdr *)b)->e_shoff = n + 8;
+	sh[symtab].sh_type = SHT_SYMTAB;
+	write_file(path_of("damaged"), b, n);
+	ok(ptd_symtab_has_symtab(path_of("damaged")) == 0, "section headers past the end: no .symtab");
 	DAMAGE((sy[40].st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC), sy[40].st_name = 1,
 		sy[40].st_shndx = 0xfff0), "a function's section index out of range");
 	DAMAGE((sy[40].st_info = ELF64_ST_INFO(STB_GLOBAL, STT_NOTYPE), sy[40].st_name = 1,
@@ -491,6 +503,11 @@ int main(void)
 	is_str(show(t, 0x1531), "_start+0x21", "loops: inside _start (size 0x22)");
 	is_str(show(t, 0x28d9), "__libc_start_main_impl+0x49", "loops: __libc_start_main_impl, not its aliases");
 	ok(ptd_symtab_lookup(t, 0, &name, &so) == -PTD_E_NOTFOUND, "loops: offset 0 has no symbol");
+	ok(ptd_symtab_full(t) == 1 && ptd_symtab_has_symtab(loops) == 1,
+	   "loops: its loaded symbols come from .symtab, as its headers say");
+	ok(ptd_symtab_has_symtab(path_of("missing")) == 0, "a missing file has no .symtab");
+	write_file(path_of("built"), "not an ELF file\n", 16);
+	ok(ptd_symtab_has_symtab(path_of("built")) == 0, "a file that is not ELF has no .symtab");
 	ptd_symtab_free(t);
 
 	bin = read_whole(loops, &n);
@@ -514,6 +531,8 @@ int main(void)
 	   ptd_symcache_lookup(small, path_of("missing"), 0, &name, &so, &err) == -PTD_E_IO &&
 	   strstr(err.msg, "missing"), "a missing file: -PTD_E_IO, twice, with its name");
 	ok(ptd_symcache_lookup(c, loops, 1ull << 40, &name, &so, &err) == -PTD_E_NOTFOUND, "no symbol: NOTFOUND");
+	ok(ptd_symcache_full(c, loops) == 1 && ptd_symcache_full(c, path_of("missing")) == 0 &&
+	   ptd_symcache_full(c, loops) == 1, "the cache's .symtab answers, asked twice");
 
 	if (!perf_usable()) {
 		for (i = 0; i < sizeof(recs) / sizeof(recs[0]); i++)
