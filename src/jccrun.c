@@ -10,7 +10,8 @@
  * cached.  Its instructions are decoded afresh, not through the
  * instruction cache: a block is decoded once, and filling that cache
  * cost more (its lines touched all over) than it saved the walk's
- * instruction steps.  0, or -1 when the code cannot be read or leaves
+ * instruction steps; those that cannot be branches by their length
+ * only.  0, or -1 when the code cannot be read or leaves
  * [.., end). */
 static int block(struct ptd_insncache *ic, struct ptd_pinsn *pi, const struct ptd_dsofile *f,
 		 uint64_t off, uint64_t end, struct ptd_insncache_blk *out)
@@ -19,6 +20,7 @@ static int block(struct ptd_insncache *ic, struct ptd_pinsn *pi, const struct pt
 	struct pdec_insn insn;
 	uint64_t o = off;
 	uint32_t cnt = 0;
+	unsigned n;
 
 	if (be && be->file == f && be->off == off) {
 		*out = *be;
@@ -27,6 +29,11 @@ static int block(struct ptd_insncache *ic, struct ptd_pinsn *pi, const struct pt
 	for (;;) {
 		if (o >= end || o >= f->size || cnt == UINT32_MAX || o - off > UINT32_MAX)
 			return -1;
+		if ((n = ptd_pinsn_plain_len(f->data + o, f->size - o, f->is_64_bit))) {
+			cnt++;
+			o += n;
+			continue;
+		}
 		if (ptd_pinsn_decode(pi, f->data + o, f->size - o, o, f->is_64_bit, &insn))
 			return -1;
 		cnt++;

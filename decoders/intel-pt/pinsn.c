@@ -153,6 +153,33 @@ out:
 	out->branch = br;
 }
 
+/* One-byte opcodes that classify() may find a branch, and 0f, VEX and
+ * EVEX (decided there): bit op of the 256. */
+static const uint64_t maybe_branch[4] = {
+	1ull << 0x0f,                                          /* 00-3f: 0f */
+	0xffffull << (0x70 - 0x40) | 1ull << (0x62 - 0x40),   /* 40-7f: jcc, EVEX */
+	1ull << (0x9a - 0x80),                                 /* 80-bf: far call */
+	(1ull << (0xc2 - 0xc0)) | (1ull << (0xc3 - 0xc0)) | (1ull << (0xc4 - 0xc0)) |
+	(1ull << (0xc5 - 0xc0)) | (0xfull << (0xca - 0xc0)) | (3ull << (0xce - 0xc0)) |
+	(0xfull << (0xe0 - 0xc0)) | (0xfull << (0xe8 - 0xc0)) | (1ull << (0xff - 0xc0)),
+};
+
+unsigned ptd_pinsn_plain_len(const uint8_t *buf, size_t len, int x86_64)
+{
+	unsigned n = len ? ptd_x86_len(buf, len, x86_64) : 0, i = 0, op;
+
+	if (!n)
+		return 0;
+	while (i < n && is_legacy_prefix(buf[i]))
+		i++;
+	if (x86_64 && i < n && (buf[i] & 0xf0) == 0x40)
+		i++;
+	if (i >= n)
+		return n;
+	op = buf[i];
+	return maybe_branch[op >> 6] >> (op & 63) & 1 ? 0 : n;
+}
+
 int ptd_pinsn_decode(struct ptd_pinsn *p, const uint8_t *buf, size_t len, uint64_t ip,
 		     int x86_64, struct pdec_insn *out)
 {

@@ -21,4 +21,11 @@ void ptd_pinsn_free(struct ptd_pinsn *p);   /* NULL-safe */
 int ptd_pinsn_decode(struct ptd_pinsn *p, const uint8_t *buf, size_t len, uint64_t ip,
 		     int x86_64, struct pdec_insn *out);
 
+/* The length of the instruction at buf when x86len.c knows it and its
+ * opcode cannot be a branch (what ptd_pinsn_decode would give as
+ * PDEC_BR_NO_BRANCH with that length); 0 otherwise, for
+ * ptd_pinsn_decode to decide.  For walks that only step over the
+ * instructions before a branch. */
+unsigned ptd_pinsn_plain_len(const uint8_t *buf, size_t len, int x86_64);
+
 #endif

@@ -4,7 +4,9 @@
  * libsqlite3, libdw ... and the test itself), swept linearly, and
  * pseudo-random byte strings after random prefixes, in 64- and 32-bit
  * mode.  Wherever ptd_x86_len answers, capstone must decode the bytes
- * and give the same length; the share it answers is printed. */
+ * and give the same length; the share it answers is printed.  Wherever
+ * ptd_pinsn_plain_len answers, ptd_pinsn_decode must give that length and
+ * no branch. */
 #define _GNU_SOURCE   /* dl_iterate_phdr */
 #include "config.h"
 
@@ -31,6 +33,7 @@ struct tally {
 	cs_insn *ci;
 	unsigned long insns, answered, wrong, objects;
 	unsigned long vex, vex_known, vex_wrong;   /* ptd_x86_vex_len's answers */
+	unsigned long plain, plain_wrong;   /* ptd_pinsn_plain_len's against ptd_pinsn_decode */
 	char first_wrong[200];
 };
 
@@ -77,6 +80,8 @@ static int evex_rounding(const uint8_t *code, size_t avail)
 
 /* One instruction at code (avail bytes): compare; its capstone length,
  * 0 when capstone decodes none. */
+static struct ptd_pinsn *pinsn;
+
 static size_t one(struct tally *t, const uint8_t *code, size_t avail, int x86_64)
 {
 	const uint8_t *p = code;
@@ -86,9 +91,18 @@ static size_t one(struct tally *t, const uint8_t *code, size_t avail, int x86_64
 	unsigned vex = ptd_x86_vex_len(code, avail < 15 ? avail : 15, x86_64);
 	int ok = cs_disasm_iter(t->cs, &p, &size, &addr, t->ci);
 
+	unsigned plain = ptd_pinsn_plain_len(code, avail < 15 ? avail : 15, x86_64);
+	struct pdec_insn in;
+
 	got = ok ? t->ci->size : 0;
 	if (ok)
 		t->insns++;
+	if (plain) {
+		t->plain++;
+		if (ptd_pinsn_decode(pinsn, code, avail < 15 ? avail : 15, 0x1000, x86_64, &in) ||
+		    in.length != plain || in.branch != PDEC_BR_NO_BRANCH)
+			differ(t, &t->plain_wrong, "plain: ", plain, in.length, code, avail, x86_64);
+	}
 	if (ours) {
 		t->answered++;
 		if (ours != got)
@@ -191,6 +205,8 @@ int main(void)
 		printf("1..0 # SKIP capstone does not open\n");
 		return 0;
 	}
+	if (!(pinsn = ptd_pinsn_new()))
+		abort();
 	dl_iterate_phdr(sweep, &t);
 	ok(t.objects > 3 && t.insns > 100000 && !t.wrong,
 	   "the code of %lu executable segments: %lu of %lu instructions answered without capstone, "
@@ -199,6 +215,10 @@ int main(void)
 	ok(t.vex_known > 1000 && !t.vex_wrong,
 	   "the same code: %lu VEX or EVEX lengths, %lu of them where capstone decodes, %lu differ%s%s",
 	   t.vex, t.vex_known, t.vex_wrong, t.vex_wrong ? ": " : "", t.first_wrong);
+	ok(t.plain > 100000 && !t.plain_wrong,
+	   "the same code: %lu instructions stepped over as no branch by their length, %lu of them "
+	   "not what ptd_pinsn_decode gives%s%s", t.plain, t.plain_wrong, t.plain_wrong ? ": " : "",
+	   t.first_wrong);
 	cs_free(t.ci, 1);
 	cs_close(&t.cs);
 
@@ -234,10 +254,15 @@ int main(void)
 		   "%d-bit, the same strings: %lu VEX or EVEX lengths, %lu of them where capstone "
 		   "decodes, %lu differ%s%s", mode, t.vex, t.vex_known, t.vex_wrong,
 		   t.vex_wrong ? ": " : "", t.first_wrong);
+		ok(t.plain > 100000 && !t.plain_wrong,
+		   "%d-bit, the same strings: %lu stepped over as no branch by their length, %lu of "
+		   "them not what ptd_pinsn_decode gives%s%s", mode, t.plain, t.plain_wrong,
+		   t.plain_wrong ? ": " : "", t.first_wrong);
 		cs_free(t.ci, 1);
 		cs_close(&t.cs);
 	}
 	pinsn_with_capstone();
+	ptd_pinsn_free(pinsn);
 	return done_testing();
 }
 #endif
