@@ -228,6 +228,54 @@ static int lockable(const uint8_t *b, size_t len, size_t i)
 	}
 }
 
+/* The common instructions, all bytes at hand (15 or more): no legacy
+ * prefix, at most a REX (64-bit mode), a one-byte opcode or 0f and one,
+ * of the classes above that need no more than a look at the ModRM.  0:
+ * ptd_x86_len's general path decides. */
+static unsigned common(const uint8_t *b, int x86_64)
+{
+	unsigned i = 0, op, imm, m, rexw = 0;
+
+	if (x86_64 && (b[0] & 0xf0) == 0x40) {
+		rexw = b[0] & 8;
+		i = 1;
+	}
+	op = b[i++];
+	if (op == 0x0f) {
+		op = b[i++];
+		switch (two[op]) {
+		case '1': return i;
+		case 'J': return i + 4;
+		case 'g': case 'p': case 'q': return i + modrm_len(b, 15, i);
+		case 'G': case 'Q': return i + modrm_len(b, 15, i) + 1;
+		case 'n': return (b[i] & 0x38) || b[i] >> 6 == 3 ? 0 : i + modrm_len(b, 15, i);
+		default: return 0;
+		}
+	}
+	switch (one[op]) {
+	case '1': return i;
+	case 'b': return i + 1;
+	case 'z': case 'J': return i + 4;
+	case 'v': return i + (rexw ? 8 : 4);
+	case 'm': return i + modrm_len(b, 15, i);
+	case 'M': return i + modrm_len(b, 15, i) + 1;
+	case 'Z': return i + modrm_len(b, 15, i) + 4;
+	case 'L': return b[i] >> 6 == 3 ? 0 : i + modrm_len(b, 15, i);
+	case 'H': case 'h':
+		if ((b[i] & 0x38) == 0x30)
+			return 0;
+		return i + modrm_len(b, 15, i) + (one[op] == 'H');
+	case 'C':   /* mov /0 with an immediate */
+		m = b[i];
+		if (m & 0x38)
+			return 0;
+		imm = op == 0xc6 ? 1 : 4;
+		return i + modrm_len(b, 15, i) + imm;
+	default:
+		return 0;
+	}
+}
+
 unsigned ptd_x86_len(const uint8_t *b, size_t len, int x86_64)
 {
 	size_t i;
@@ -235,6 +283,8 @@ unsigned ptd_x86_len(const uint8_t *b, size_t len, int x86_64)
 	unsigned op, m, reg, imm = 0, rep = 0, last = 0, z;
 	char c;
 
+	if (len >= 15 && (z = common(b, x86_64)))
+		return z;
 	for (i = 0;; i++) {
 		if (i >= len || i >= 14)
 			return 0;
