@@ -37,7 +37,7 @@
 #include "ptq_priv.h"
 
 #define PTD_AHEAD_MAX_QUEUES 64
-#define PTD_AHEAD_AUTO_BYTES (8u << 20)
+#define PTD_AHEAD_AUTO_BYTES (512u << 10)
 
 /* Start the threads when the queues of q (set up, not yet decoded) can be
  * decoded ahead: min(jobs, queues) threads, each queue's walker and ahead
