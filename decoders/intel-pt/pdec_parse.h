@@ -11,8 +11,11 @@
 #include "decoders/intel-pt/pdec_priv.h"
 
 /* perf's intel_pt_get_cyc: a CYC packet of up to 9 extension bytes
- * (libipt takes fewer); its size, or 0 when bad or cut off */
-static inline int pdec_cyc_packet(const uint8_t *buf, size_t len, struct pdec_pkt *out)
+ * (libipt takes fewer); its size, or 0 when bad or cut off.  Inline at
+ * each use (the walk's packet loop, the CYC look-ahead): a trace with
+ * CYC has one before most packets. */
+static inline __attribute__((always_inline)) int pdec_cyc_packet(const uint8_t *buf, size_t len,
+								  struct pdec_pkt *out)
 {
 	unsigned byte = buf[0], offs = 1, shift;
 	uint64_t payload = byte >> 3;
