@@ -58,16 +58,18 @@ struct ptd_split {
 	struct ptd_pstate st;        /* the first part's states, decoded serially */
 };
 
-/* The chunk at which the second part starts: the first at or after half
- * of the trace's bytes, but not the first chunk with any (0: none).  Its
+/* The chunk at which the second part starts: the one whose start is
+ * nearest to half of the trace's bytes, but not the first chunk with any
+ * (0: none); the first at or after half would leave the first part up
+ * to a chunk more (W1: 73% of its trace).  Its
  * stream position (the bytes before it, as get_trace gives them) and the
  * trace number the first part's decoder takes (its first chunk's). */
 static size_t split_point(const struct queue *pq, uint64_t min_bytes, uint64_t *pos,
 			  uint64_t *trace_nr)
 {
 	const struct ptd_vec *v = &pq->aq->chunks;
-	uint64_t total = 0, acc = 0;
-	size_t i, first = v->len;
+	uint64_t total = 0, acc = 0, prev_acc = 0;
+	size_t i, first = v->len, prev = 0;
 
 	for (i = 0; i < v->len; i++) {
 		const struct ptd_aux_chunk *c = ptd_vec_at(v, i);
@@ -86,9 +88,18 @@ static size_t split_point(const struct queue *pq, uint64_t min_bytes, uint64_t *
 		if (!c->payload.available || !c->size)
 			continue;
 		if (i > first && acc >= total / 2) {
+			/* the start before, when nearer */
+			if (prev && total / 2 - prev_acc < acc - total / 2) {
+				i = prev;
+				acc = prev_acc;
+			}
 			*pos = acc;
 			*trace_nr = first + 1;
 			return i;
+		}
+		if (i > first) {
+			prev = i;
+			prev_acc = acc;
 		}
 		acc += c->size;
 	}
