@@ -25,8 +25,8 @@ void ptd_insncache_grow(struct ptd_insncache *c)
 	struct ptd_insncache_blk *blk;
 	size_t i, n = (size_t)1 << c->bits;
 
-	/* once, the entries taken over */
-	if (c->old_ent || c->old_blk || !c->ent || !c->blk ||
+	/* once (then bits is max_bits), the entries taken over */
+	if (c->bits >= c->max_bits || !c->ent || !c->blk ||
 	    !(ent = ptd_huge_zalloc(((size_t)1 << c->max_bits) * sizeof(*ent)))) {
 		c->max_bits = c->bits;
 		return;

@@ -164,17 +164,27 @@ static const uint64_t maybe_branch[4] = {
 	(0xfull << (0xe0 - 0xc0)) | (0xfull << (0xe8 - 0xc0)) | (1ull << (0xff - 0xc0)),
 };
 
-unsigned ptd_pinsn_plain_len(const uint8_t *buf, size_t len, int x86_64)
+/* Where the opcode is in the n bytes of an instruction at buf: past its
+ * legacy prefixes and, in 64-bit mode, a REX; n when nothing is left. */
+static size_t opcode_at(const uint8_t *buf, size_t n, int x86_64)
 {
-	unsigned n = len ? ptd_x86_len(buf, len, x86_64) : 0, i = 0, op;
+	size_t i = 0;
 
-	if (!n)
-		return 0;
 	while (i < n && is_legacy_prefix(buf[i]))
 		i++;
 	if (x86_64 && i < n && (buf[i] & 0xf0) == 0x40)
 		i++;
-	if (i >= n)
+	return i;
+}
+
+unsigned ptd_pinsn_plain_len(const uint8_t *buf, size_t len, int x86_64)
+{
+	unsigned n = len ? ptd_x86_len(buf, len, x86_64) : 0, op;
+	size_t i;
+
+	if (!n)
+		return 0;
+	if ((i = opcode_at(buf, n, x86_64)) >= n)
 		return n;
 	op = buf[i];
 	return maybe_branch[op >> 6] >> (op & 63) & 1 ? 0 : n;
@@ -184,7 +194,7 @@ int ptd_pinsn_decode(struct ptd_pinsn *p, const uint8_t *buf, size_t len, uint64
 		     int x86_64, struct pdec_insn *out)
 {
 	const uint8_t *code = buf;
-	size_t size = len, i = 0, n;
+	size_t size = len, i, n;
 	uint64_t addr = ip;
 	cs_insn *ci;
 
@@ -212,11 +222,7 @@ int ptd_pinsn_decode(struct ptd_pinsn *p, const uint8_t *buf, size_t len, uint64
 known:
 	out->length = (uint8_t)n;
 	memcpy(out->buf, buf, n);
-	while (i < n && is_legacy_prefix(buf[i]))
-		i++;
-	if (x86_64 && i < n && (buf[i] & 0xf0) == 0x40)
-		i++;
-	if (i >= n)
+	if ((i = opcode_at(buf, n, x86_64)) >= n)
 		return 0;
 	classify(buf, i, n, x86_64, out);
 	return 0;
