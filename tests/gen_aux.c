@@ -108,6 +108,11 @@ static void feature_string(unsigned bit, const char *s)
 
 int ptd_test_write_aux(const char *path)
 {
+	return ptd_test_write_aux_index(path, 0);
+}
+
+int ptd_test_write_aux_index(const char *path, int reversed)
+{
 	uint8_t attr[128] = { 0 };
 	uint64_t v, id = ID;
 	uint32_t u;
@@ -247,8 +252,11 @@ int ptd_test_write_aux(const char *path)
 	{
 		uint64_t idx[1 + 2 * 8];
 
+		unsigned j;
+
 		idx[0] = nr_index;
-		memcpy(idx + 1, index_entries, 16 * nr_index);
+		for (j = 0; j < nr_index; j++)
+			memcpy(idx + 1 + 2 * j, &index_entries[2 * (reversed ? nr_index - 1 - j : j)], 16);
 		if (ptd_writer_feature(w, PTD_FEAT_AUXTRACE, idx, 8 + 16 * nr_index, &err))
 			die();
 	}

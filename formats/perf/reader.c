@@ -53,6 +53,23 @@ int ptd_reader_pread(struct ptd_reader *r, uint64_t off, void *buf, size_t len, 
 	return 0;
 }
 
+/* The file offset of the first AUXTRACE payload after off that the
+ * AUXTRACE index lists, 0 when none: a file's window is read up to it, as
+ * the records skip the payloads (the decoder reads them as it decodes).
+ * The index is only a hint here (checked: each entry is an AUXTRACE
+ * record; perf writes them in order). */
+static uint64_t next_payload(struct ptd_reader *r, uint64_t off)
+{
+	const struct ptd_auxtrace_index_entry *x = r->feat.auxtrace_index;
+	size_t n = r->feat.nr_auxtrace_index;
+
+	if (r->idx_next && (r->idx_next > n || x[r->idx_next - 1].file_offset + PTD_AUXTRACE_REC_SIZE > off))
+		r->idx_next = 0;
+	while (r->idx_next < n && x[r->idx_next].file_offset + PTD_AUXTRACE_REC_SIZE <= off)
+		r->idx_next++;
+	return r->idx_next < n ? x[r->idx_next].file_offset + PTD_AUXTRACE_REC_SIZE : 0;
+}
+
 /* Make [off, off+len) available in the window; len <= WINDOW.  Returns a
  * pointer into the window, or NULL with err set.  Pipe mode only moves
  * forward. */
@@ -62,7 +79,10 @@ const uint8_t *ptd_reader_window(struct ptd_reader *r, uint64_t off, size_t len,
 		return r->win + (off - r->win_off);
 	if (!r->hdr.pipe) {
 		size_t want = WINDOW;
+		uint64_t pl = next_payload(r, off);
 
+		if (pl && pl - off >= len && pl - off < want)
+			want = (size_t)(pl - off);
 		if (r->hdr.file_size - off < want)
 			want = (size_t)(r->hdr.file_size - off);
 		if (want < len) {
@@ -456,6 +476,7 @@ void ptd_reader_close(struct ptd_reader *r)
 	ptd_evlist_fini(&r->evlist);
 	ptd_features_fini(&r->feat);
 	free(r->win);
+	free(r->rec_copy);
 	free(r->path);
 	free(r);
 }

@@ -4,7 +4,9 @@
 
 #include "formats/perf/reader.h"
 
-#define WINDOW (256u * 1024)                 /* > the largest record (64 KiB) */
+/* > the largest record (64 KiB): each page of it is touched once (a page
+ * new to the process is dear), and a larger window saves only reads */
+#define WINDOW (68u * 1024)
 #define MAX_FEATURE_SECTION (64ULL << 20)    /* larger feature sections are skipped */
 
 struct ptd_reader {
@@ -19,11 +21,14 @@ struct ptd_reader {
 	uint8_t *win;                 /* window over the input */
 	uint64_t win_off;             /* input offset of win[0] */
 	size_t win_len;
+	size_t idx_next;              /* file: the AUXTRACE index entry whose payload
+	                                 ends the next window read (next_payload) */
 	uint64_t pos;                 /* offset of the next record */
 	uint64_t end;                 /* end of the data (UINT64_MAX in pipe mode) */
 	struct ptd_decomp *decomp;
 	uint64_t comp_offset;         /* offset of the compressed record being drained */
-	uint8_t rec_copy[65536];      /* pipe: a record whose payload is being copied */
+	uint8_t *rec_copy;            /* pipe: a record whose payload is being copied
+	                                 (64 KiB, allocated at the first) */
 	FILE *spill;
 	uint64_t spill_size;
 };

@@ -244,6 +244,9 @@ int ptd_reader_next(struct ptd_reader *r, struct ptd_event *ev, struct ptd_err *
 	after = (type == PTD_REC_AUXTRACE && size < PTD_AUXTRACE_REC_SIZE) ? 0 : trailing_bytes(p, type);
 	if (r->hdr.pipe && type == PTD_REC_AUXTRACE && r->opts.keep_payloads) {
 		/* copying the payload below moves the window: keep the record */
+		if (!r->rec_copy && !(r->rec_copy = malloc(65536)))
+			return ptd_err_set(err, PTD_E_NOMEM, "record at offset %#llx (%s): out of memory",
+					   (unsigned long long)off, tname(type));
 		memcpy(r->rec_copy, p, size);
 		p = r->rec_copy;
 	}
