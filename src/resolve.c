@@ -7,7 +7,8 @@
 #include "srcline.h"
 #include "symfile.h"
 
-#define CACHE_BITS 12
+#define CACHE_BITS_FIRST 8   /* 256 entries, 14 KB */
+#define CACHE_BITS 12        /* 4 Ki entries, 224 KB */
 
 struct ptd_resolve_ent {
 	const struct ptd_dsofile *f;   /* NULL: empty */
@@ -34,21 +35,33 @@ static const struct ptd_resolve_ent *lookup(struct ptd_resolver *r, const struct
 	struct ptd_resolve_ent *e = one;
 	uint64_t gen = ptd_symcache_generation(r->syms);
 
-	if (!r->cache && !r->no_cache) {
-		r->cache = calloc((size_t)1 << CACHE_BITS, sizeof(*r->cache));
-		r->no_cache = !r->cache;
-		r->cache_gen = gen;
+	if ((!r->cache && !r->no_cache) ||
+	    (r->cache_bits < CACHE_BITS && !r->no_grow && r->fills > ((size_t)1 << r->cache_bits))) {
+		unsigned bits = r->cache ? CACHE_BITS : CACHE_BITS_FIRST;
+		struct ptd_resolve_ent *c = calloc((size_t)1 << bits, sizeof(*c));
+
+		if (c) {   /* a cache: the entries of the small one are dropped */
+			free(r->cache);
+			r->cache = c;
+			r->cache_bits = bits;
+			r->fills = 0;
+			r->cache_gen = gen;
+		} else {
+			r->no_cache = !r->cache;
+			r->no_grow = 1;
+		}
 	}
 	if (r->cache) {
 		uint64_t h = ((uint64_t)(uintptr_t)f ^ off) * 0x9e3779b97f4a7c15ULL;
 
 		if (r->cache_gen != gen) {
-			memset(r->cache, 0, sizeof(*r->cache) << CACHE_BITS);
+			memset(r->cache, 0, sizeof(*r->cache) << r->cache_bits);
 			r->cache_gen = gen;
 		}
-		e = &r->cache[h >> (64 - CACHE_BITS)];
+		e = &r->cache[h >> (64 - r->cache_bits)];
 		if (e->f == f && e->off == off)
 			return e;
+		r->fills++;
 	}
 	memset(e, 0, sizeof(*e));
 	if (ptd_symcache_lookup_info(r->syms, f->symfile,

@@ -22,10 +22,15 @@ struct ptd_resolver {
 	const char *last_fname;
 	struct ptd_dsofile *last_file;
 	/* symbols found by (file, offset): the same addresses come back again
-	 * and again (loops); allocated at the first lookup */
+	 * and again (loops); allocated at the first lookup, small, and larger
+	 * once filled more times than it has entries (a page of memory new to
+	 * the process is dear: a run with few samples touches few) */
 	struct ptd_resolve_ent *cache;
+	unsigned cache_bits;        /* 2^cache_bits entries */
+	size_t fills;               /* entries filled since it was allocated */
 	uint64_t cache_gen;         /* the symbol cache's generation it holds */
 	int no_cache;               /* no memory for it: look each up */
+	int no_grow;                /* no memory for the larger one */
 	struct ptd_map_hint maps;   /* the last maps found */
 };
 
