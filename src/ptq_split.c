@@ -47,9 +47,11 @@ struct ptd_split {
 	/* the second part's thread */
 	uint64_t made;
 	struct {                     /* ptd_pdec_loose_reads() after the state in
-	                                each slot of its ring */
+	                                each slot of its ring (SPLIT_CHUNKS * CHUNK;
+	                                not zeroed: written before the state is
+	                                handed over, and its pages touched as used) */
 		uint64_t cyc, est;
-	} reads[SPLIT_CHUNKS * CHUNK];
+	} *reads;
 	/* the replay */
 	uint64_t serial_at;          /* PTDECODE_DEBUG_SPLIT_SERIAL=N: go serial at
 	                                the second part's Nth state taken (0 no) */
@@ -122,11 +124,14 @@ struct ptd_split *ptd_split_new(struct ptd_ptq *q, struct queue *pq, int explici
 	k = split_point(pq, explicit ? 0 : PTD_SPLIT_AUTO_BYTES, &pos, &trace_nr);
 	if (!k || !(sp = calloc(1, sizeof(*sp))))
 		return NULL;
+	sp->reads = malloc(SPLIT_CHUNKS * CHUNK * sizeof(*sp->reads));
 	sp->q = q;
 	sp->chunk = k;
 	sp->start = pos;
 	sp->pq = aligned_alloc(64, sizeof(*sp->pq));
-	if (!sp->pq) {
+	if (!sp->pq || !sp->reads) {
+		free(sp->pq);
+		free(sp->reads);
 		free(sp);
 		return NULL;
 	}
@@ -144,6 +149,7 @@ struct ptd_split *ptd_split_new(struct ptd_ptq *q, struct queue *pq, int explici
 	sp->pq->dec = ptd_pdec_new_like(pq->dec, &sp->pq->w);
 	if (!sp->pq->dec) {
 		free(sp->pq);
+		free(sp->reads);
 		free(sp);
 		return NULL;
 	}
@@ -377,5 +383,6 @@ void ptd_split_free(struct ptd_split *sp)
 	free(sp->pq->spare);
 	ptd_pdec_free(sp->pq->dec);
 	free(sp->pq);
+	free(sp->reads);
 	free(sp);
 }
