@@ -7,6 +7,7 @@
 #include "ptq_priv.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +19,9 @@
 
 /* A buffer for a chunk of n bytes: the queue's spare one when it holds
  * n (its pages touched already, where a new one costs a page fault per
- * 4 KiB it is read into), else a new one; *cap: its size. */
+ * 4 KiB it is read into), else a new one, rounded up to 64 KiB (chunks
+ * differ a little in size; the pages past a chunk are not touched);
+ * *cap: its size. */
 static uint8_t *chunk_buf(struct queue *pq, size_t n, size_t *cap)
 {
 	uint8_t *p = pq->spare;
@@ -28,8 +31,8 @@ static uint8_t *chunk_buf(struct queue *pq, size_t n, size_t *cap)
 		pq->spare = NULL;
 		return p;
 	}
-	*cap = n;
-	return malloc(n);
+	*cap = n <= SIZE_MAX - 65535 ? (n + 65535) & ~(size_t)65535 : n;
+	return malloc(*cap);
 }
 
 /* A chunk's buffer no longer used: the spare one if larger than it */
@@ -47,12 +50,14 @@ static void chunk_buf_put(struct queue *pq, uint8_t *p, size_t cap)
 }
 
 /* Chunk idx of the queue's trace, read into *nb (*nb_size bytes, in a
- * buffer of *nb_cap for the caller to give back with chunk_buf_put);
- * prev: the chunk before it (for snapshots, which overlap: what prev did
- * not hold).  Returns 1 with b filled, 0 when the chunk gives nothing, or
- * a negative errno. */
+ * buffer of *nb_cap for the caller to give back with chunk_buf_put, but
+ * for reuse); prev: the chunk before it (for snapshots, which overlap:
+ * what prev did not hold); reuse: a buffer of reuse_cap bytes to read it
+ * into when it fits (the decoder is done with it), or NULL.  Returns 1
+ * with b filled, 0 when the chunk gives nothing, or a negative errno. */
 static int load_chunk(struct queue *pq, size_t idx, const uint8_t *prev, size_t prev_size,
-		      uint8_t **nb, size_t *nb_size, size_t *nb_cap, struct pdec_buf *b)
+		      uint8_t *reuse, size_t reuse_cap, uint8_t **nb, size_t *nb_size,
+		      size_t *nb_cap, struct pdec_buf *b)
 {
 	const struct ptd_aux_chunk *c = ptd_vec_at(&pq->aq->chunks, idx);
 	const uint8_t *start;
@@ -64,8 +69,12 @@ static int load_chunk(struct queue *pq, size_t idx, const uint8_t *prev, size_t 
 	*nb_cap = 0;
 	if (!c->payload.available || !c->size)
 		return 0;
-	if (!(*nb = chunk_buf(pq, c->size, nb_cap)))
+	if (reuse && reuse_cap >= c->size) {
+		*nb = reuse;
+		*nb_cap = reuse_cap;
+	} else if (!(*nb = chunk_buf(pq, c->size, nb_cap))) {
 		return -ENOMEM;
+	}
 	if (ptd_reader_read_payload(pq->q->s->reader, &c->payload, 0, *nb, c->size, &e))
 		goto none;
 	start = *nb;
@@ -85,7 +94,8 @@ static int load_chunk(struct queue *pq, size_t idx, const uint8_t *prev, size_t 
 	b->trace_nr = idx + 1;
 	return 1;
 none:
-	chunk_buf_put(pq, *nb, *nb_cap);
+	if (*nb != reuse)
+		chunk_buf_put(pq, *nb, *nb_cap);
 	*nb = NULL;
 	return 0;
 }
@@ -98,12 +108,16 @@ static int get_trace(void *ctx, struct pdec_buf *b)
 	int rc;
 
 	while (pq->next_chunk < pq->aq->chunks.len) {
-		rc = load_chunk(pq, pq->next_chunk++, pq->buf, pq->buf_size, &nb, &size, &cap, b);
+		/* the next chunk goes into the last one's buffer (its pages
+		 * touched already) but for snapshots, whose chunks overlap */
+		rc = load_chunk(pq, pq->next_chunk++, pq->buf, pq->buf_size,
+				pq->q->conf.snapshot ? NULL : pq->buf, pq->buf_cap, &nb, &size, &cap, b);
 		if (rc < 0)
 			return rc;
 		if (!rc)
 			continue;
-		chunk_buf_put(pq, pq->buf, pq->buf_cap);
+		if (nb != pq->buf)
+			chunk_buf_put(pq, pq->buf, pq->buf_cap);
 		pq->buf = nb;
 		pq->buf_size = size;
 		pq->buf_cap = cap;
@@ -147,7 +161,7 @@ static int lookahead(void *ctx, int (*cb)(const struct pdec_buf *b, void *data),
 		size_t size, cap;
 
 		memset(&b, 0, sizeof(b));
-		rc = load_chunk(pq, i, prev, prev_size, &nb, &size, &cap, &b);
+		rc = load_chunk(pq, i, prev, prev_size, NULL, 0, &nb, &size, &cap, &b);
 		if (rc < 0)
 			break;
 		if (!rc)
