@@ -332,30 +332,40 @@ static int accept(struct elf *e, const struct ptd_symtab *t, const struct esym *
 	return 1;
 }
 
-/* Append the bytes of a string table to t->strs; *base is where they start. */
+/* Append the bytes of a string table and a NUL to t->strs (read into
+ * it: no copy, whose pages would be new to the process); *base is where
+ * they start. */
 static int add_strings(struct elf *e, struct ptd_symtab *t, const struct shdr *str, size_t *base)
 {
-	char *raw = NULL, *ns;
-	int rc = read_section(e, str, &raw, "symbol string table");
+	char *ns;
+	int rc;
 
+	if (str->type == SHT_NOBITS)
+		return ptd_err_set(e->err, PTD_E_FORMAT, "%s: symbol string table has no contents (NOBITS)",
+				   e->path);
+	if (str->size > PTD_SYMTAB_MAX_BYTES)
+		return ptd_err_set(e->err, PTD_E_LIMIT, "%s: symbol string table is %llu bytes (limit %u)",
+				   e->path, (unsigned long long)str->size, PTD_SYMTAB_MAX_BYTES);
+	if (!in_file(e, str->offset, str->size))
+		return read_at(e, NULL, str->size, str->offset, "symbol string table");
+	if (t->strsz + str->size + 1 >= UINT32_MAX / 2)
+		return bad(e, PTD_E_LIMIT, "symbol string tables too large");
+	ns = realloc(t->strs, t->strsz + str->size + 1);
+	if (!ns)
+		return bad(e, PTD_E_NOMEM, "out of memory");
+	t->strs = ns;
+	rc = read_at(e, t->strs + t->strsz, str->size, str->offset, "symbol string table");
 	if (rc)
 		return rc;
-	if (t->strsz + str->size + 1 >= UINT32_MAX / 2) {
-		free(raw);
-		return bad(e, PTD_E_LIMIT, "symbol string tables too large");
-	}
-	ns = realloc(t->strs, t->strsz + str->size + 1);
-	if (!ns) {
-		free(raw);
-		return bad(e, PTD_E_NOMEM, "out of memory");
-	}
-	t->strs = ns;
-	memcpy(t->strs + t->strsz, raw, str->size + 1);  /* read_section added a NUL */
+	t->strs[t->strsz + str->size] = 0;
 	*base = t->strsz;
 	t->strsz += str->size + 1;
-	free(raw);
 	return 0;
 }
+
+/* symbols read at a time (a buffer reused: the whole table read at once
+ * would be as many pages new to the process) */
+#define SYM_BLOCK 340
 
 /* One load pass of perf's dso__load_sym: the symbols of table tab it keeps
  * go into its tree, then the end and duplicate fix-ups when there were some. */
@@ -363,7 +373,7 @@ static int read_table(struct elf *e, struct ptd_symtab *t, const struct shdr *ta
 {
 	size_t symsz = e->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
 	const struct shdr *str;
-	char *raw = NULL;
+	unsigned char blk[SYM_BLOCK * sizeof(Elf64_Sym)];
 	uint64_t nsyms, i;
 	size_t base = 0, added = 0;
 	int rc;
@@ -377,27 +387,35 @@ static int read_table(struct elf *e, struct ptd_symtab *t, const struct shdr *ta
 	if (nsyms > PTD_SYMTAB_MAX_SYMS)
 		return bad(e, PTD_E_LIMIT, "too many symbols");
 	rc = add_strings(e, t, str, &base);
-	if (!rc)
-		rc = read_section(e, tab, &raw, "symbol table");
 	if (rc)
 		return rc;
-	if (ptd_symset_reserve(t, nsyms)) {
-		free(raw);
+	/* read_section's checks of the table, before any symbol is taken */
+	if (tab->type == SHT_NOBITS)
+		return ptd_err_set(e->err, PTD_E_FORMAT, "%s: symbol table has no contents (NOBITS)", e->path);
+	if (tab->size > PTD_SYMTAB_MAX_BYTES)
+		return ptd_err_set(e->err, PTD_E_LIMIT, "%s: symbol table is %llu bytes (limit %u)", e->path,
+				   (unsigned long long)tab->size, PTD_SYMTAB_MAX_BYTES);
+	if (!in_file(e, tab->offset, tab->size))
+		return read_at(e, NULL, tab->size, tab->offset, "symbol table");
+	if (ptd_symset_reserve(t, nsyms))
 		return bad(e, PTD_E_NOMEM, "out of memory");
-	}
 	for (i = 0; i < nsyms; i++) {
 		struct esym s;
 		const char *name = "";
 		uint64_t start = 0;
 
-		decode_sym(e, (const unsigned char *)raw + i * symsz, &s);
+		if (i % SYM_BLOCK == 0 &&
+		    (rc = read_at(e, blk, (nsyms - i < SYM_BLOCK ? nsyms - i : SYM_BLOCK) * symsz,
+				  tab->offset + i * symsz, "symbol table")))
+			break;
+		decode_sym(e, blk + (i % SYM_BLOCK) * symsz, &s);
 		if (s.name) {
 			if (s.name >= str->size) {
 				rc = ptd_err_set(e->err, PTD_E_FORMAT, "%s: symbol %llu: name outside the string table",
 						 e->path, (unsigned long long)i);
 				break;
 			}
-			name = t->strs + base + s.name;  /* NUL-terminated: read_section added one */
+			name = t->strs + base + s.name;  /* NUL-terminated: add_strings added one */
 		}
 		rc = accept(e, t, &s, name, &start);
 		if (rc < 0)
@@ -410,7 +428,6 @@ static int read_table(struct elf *e, struct ptd_symtab *t, const struct shdr *ta
 				  (uint32_t)(base + s.name), s.bind);
 		added++;
 	}
-	free(raw);
 	if (rc < 0)
 		return rc;
 	if (added && ptd_symset_fixup(t))
