@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "auxqueue.h"
+#include "common/hugemem.h"
 #include "dsofiles.h"
 #include "machine.h"
 #include "tsc.h"
@@ -242,7 +243,7 @@ static void free_ahead(struct ptd_ptq *q)
 	for (i = 0; i < ah->nq; i++) {
 		if (ah->qs[i].pq)
 			ah->qs[i].pq->ahead = NULL;
-		free(ah->qs[i].ring);
+		ptd_huge_free(ah->qs[i].ring);
 	}
 	ptd_split_free(ah->split);
 	free(ah->w);
@@ -313,7 +314,9 @@ static int set_up_queue(const struct ptd_ptq *q, struct ptd_ahead_q *a, struct q
 	a->now = q->now;
 	a->phase = AT_RECORD;
 	a->chunks = chunks;
-	a->ring = malloc(sizeof(*a->ring) * CHUNK * chunks);
+	/* in the huge pages of the walkers' tables (hugemem.h): its pages
+	 * are touched as the ring turns, where 4 KB pages cost a fault each */
+	a->ring = ptd_huge_zalloc(sizeof(*a->ring) * CHUNK * chunks);
 	return a->ring ? 0 : -1;
 }
 
