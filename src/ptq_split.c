@@ -179,7 +179,7 @@ static void free_snaps(struct ptd_split *sp)
 	unsigned i;
 
 	for (i = 0; i < sp->n; i++) {
-		ptd_pdec_free(sp->snaps[i].dec);
+		ptd_pdec_snapshot_free(sp->snaps[i].dec);
 		sp->snaps[i].dec = NULL;
 	}
 }

@@ -260,8 +260,12 @@ struct ptd_pdec *ptd_pdec_new_like(const struct ptd_pdec *d, void *ctx);
 /* d (not yet decoding) continues a trace: its stream positions count
  * from pos, and the first piece it takes keeps trace number trace_nr. */
 void ptd_pdec_continue_at(struct ptd_pdec *d, uint64_t pos, uint64_t trace_nr);
-/* A copy of d's state, for ptd_pdec_same (free with ptd_pdec_free). */
+/* A copy of d's state, for ptd_pdec_same (free with
+ * ptd_pdec_snapshot_free): in the huge pages of src/common/hugemem.h, as
+ * a split queue takes one after each of up to 64 states (5 KB each, each
+ * 4 KB page new to the process a fault). */
 struct ptd_pdec *ptd_pdec_snapshot(const struct ptd_pdec *d);
+void ptd_pdec_snapshot_free(struct ptd_pdec *s);   /* NULL-safe */
 /* Will a and b (or snapshots of them), given the same trace from their
  * position on and the same calls, give the same states but for the
  * counts of instructions and cycles (tot_insn_cnt; tot_cyc_cnt and

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hugemem.h"
+
 struct ptd_pdec *ptd_pdec_new_like(const struct ptd_pdec *d, void *ctx)
 {
 	struct pdec_params p = d->p;
@@ -26,7 +28,7 @@ uint64_t ptd_pdec_pos(const struct ptd_pdec *d)
 
 struct ptd_pdec *ptd_pdec_snapshot(const struct ptd_pdec *d)
 {
-	struct ptd_pdec *s = malloc(sizeof(*s));
+	struct ptd_pdec *s = ptd_huge_zalloc(sizeof(*s));
 
 	if (!s)
 		return NULL;
@@ -36,13 +38,21 @@ struct ptd_pdec *ptd_pdec_snapshot(const struct ptd_pdec *d)
 	s->stack_cap = 0;
 	if (d->stack_n) {
 		if (!(s->stack = malloc(d->stack_n * sizeof(*s->stack)))) {
-			free(s);
+			ptd_huge_free(s);
 			return NULL;
 		}
 		memcpy(s->stack, d->stack, d->stack_n * sizeof(*s->stack));
 		s->stack_cap = d->stack_n;
 	}
 	return s;
+}
+
+void ptd_pdec_snapshot_free(struct ptd_pdec *s)
+{
+	if (!s)
+		return;
+	free(s->stack);
+	ptd_huge_free(s);
 }
 
 static bool same_memo(const struct pdec_memo *a, const struct pdec_memo *b)

@@ -279,7 +279,7 @@ static void check(const char *name, int retcomp, bool cycles, int period_type, u
 		else
 			unmatched++;
 		for (j = 0; j < nb; j++)
-			ptd_pdec_free(b[j].snap);
+			ptd_pdec_snapshot_free(b[j].snap);
 	}
 	ok(!bad, "%s: where a decoder started later is the same, its states are the first's "
 	   "(%u starts, %u with references that differ)", name, matched + unmatched, loose_n);
@@ -287,7 +287,7 @@ static void check(const char *name, int retcomp, bool cycles, int period_type, u
 		ok(matched >= unmatched && matched > 0, "%s: the same somewhere from %u starts of %u",
 		   name, matched, matched + unmatched);
 	for (i = 0; i < na; i++)
-		ptd_pdec_free(a[i].snap);
+		ptd_pdec_snapshot_free(a[i].snap);
 }
 
 int main(void)
