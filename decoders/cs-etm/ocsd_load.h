@@ -2,8 +2,8 @@
  * instead of linked: OpenCSD and the C++ library it brings cost every
  * run some 3.5 ms to load, which most runs (Intel PT) never use.  It is
  * loaded through ptdecode-ocsd.so, the program's own module, which links
- * OpenCSD and holds p0fix.cpp's repair of it: loading the module binds
- * OpenCSD's call of the repaired function to the module's definition.
+ * OpenCSD and holds p0fix.cpp's repairs of it: loading the module binds
+ * OpenCSD's calls of the repaired functions to the module's definitions.
  * The module is looked for beside the program (the build tree), then in
  * the directory it is installed in (PTD_PKGLIBDIR).  cs_etm.c includes
  * this header after OpenCSD's and calls OpenCSD under its own names (the
@@ -22,8 +22,8 @@ struct ptd_ocsd {
 	F(create_dcd_tree); F(destroy_dcd_tree); F(dt_create_decoder); F(dt_process_data);
 	F(dt_set_gen_elem_outfn); F(dt_add_callback_trcid_mem_acc); F(err_str);
 #undef F
-	/* whether p0fix.cpp's repair is in use (1) or OpenCSD's own code
-	 * (0: a version other than 1.3) */
+	/* whether p0fix.cpp's first repair is in use (1) or OpenCSD's own
+	 * code (0: a version other than 1.3); settles the second's choice */
 	int (*p0fix_active)(void);
 };
 
