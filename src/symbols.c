@@ -60,12 +60,10 @@ static int read_at(struct elf *e, void *buf, uint64_t size, uint64_t off, const 
 	return 0;
 }
 
-/* A whole section's bytes plus a NUL, malloc'd. */
-static int read_section(struct elf *e, const struct shdr *s, char **out, const char *what)
+/* Whether section s (named what in errors) has contents, within the size
+ * limit, inside the file: 0, or the error. */
+static int section_ok(struct elf *e, const struct shdr *s, const char *what)
 {
-	char *buf;
-	int rc;
-
 	if (s->type == SHT_NOBITS)
 		return ptd_err_set(e->err, PTD_E_FORMAT, "%s: %s has no contents (NOBITS)", e->path, what);
 	if (s->size > PTD_SYMTAB_MAX_BYTES)
@@ -73,6 +71,17 @@ static int read_section(struct elf *e, const struct shdr *s, char **out, const c
 				   (unsigned long long)s->size, PTD_SYMTAB_MAX_BYTES);
 	if (!in_file(e, s->offset, s->size))
 		return read_at(e, NULL, s->size, s->offset, what);
+	return 0;
+}
+
+/* A whole section's bytes plus a NUL, malloc'd. */
+static int read_section(struct elf *e, const struct shdr *s, char **out, const char *what)
+{
+	char *buf;
+	int rc;
+
+	if ((rc = section_ok(e, s, what)))
+		return rc;
 	buf = malloc(s->size + 1);
 	if (!buf)
 		return bad(e, PTD_E_NOMEM, "out of memory");
@@ -340,14 +349,8 @@ static int add_strings(struct elf *e, struct ptd_symtab *t, const struct shdr *s
 	char *ns;
 	int rc;
 
-	if (str->type == SHT_NOBITS)
-		return ptd_err_set(e->err, PTD_E_FORMAT, "%s: symbol string table has no contents (NOBITS)",
-				   e->path);
-	if (str->size > PTD_SYMTAB_MAX_BYTES)
-		return ptd_err_set(e->err, PTD_E_LIMIT, "%s: symbol string table is %llu bytes (limit %u)",
-				   e->path, (unsigned long long)str->size, PTD_SYMTAB_MAX_BYTES);
-	if (!in_file(e, str->offset, str->size))
-		return read_at(e, NULL, str->size, str->offset, "symbol string table");
+	if ((rc = section_ok(e, str, "symbol string table")))
+		return rc;
 	if (t->strsz + str->size + 1 >= UINT32_MAX / 2)
 		return bad(e, PTD_E_LIMIT, "symbol string tables too large");
 	ns = realloc(t->strs, t->strsz + str->size + 1);
@@ -389,14 +392,9 @@ static int read_table(struct elf *e, struct ptd_symtab *t, const struct shdr *ta
 	rc = add_strings(e, t, str, &base);
 	if (rc)
 		return rc;
-	/* read_section's checks of the table, before any symbol is taken */
-	if (tab->type == SHT_NOBITS)
-		return ptd_err_set(e->err, PTD_E_FORMAT, "%s: symbol table has no contents (NOBITS)", e->path);
-	if (tab->size > PTD_SYMTAB_MAX_BYTES)
-		return ptd_err_set(e->err, PTD_E_LIMIT, "%s: symbol table is %llu bytes (limit %u)", e->path,
-				   (unsigned long long)tab->size, PTD_SYMTAB_MAX_BYTES);
-	if (!in_file(e, tab->offset, tab->size))
-		return read_at(e, NULL, tab->size, tab->offset, "symbol table");
+	/* the table's checks, before any symbol is taken */
+	if ((rc = section_ok(e, tab, "symbol table")))
+		return rc;
 	if (ptd_symset_reserve(t, nsyms))
 		return bad(e, PTD_E_NOMEM, "out of memory");
 	for (i = 0; i < nsyms; i++) {
