@@ -23,7 +23,7 @@ struct ptd_ocsd {
 	F(dt_set_gen_elem_outfn); F(dt_add_callback_trcid_mem_acc); F(err_str);
 #undef F
 	/* whether p0fix.cpp's first repair is in use (1) or OpenCSD's own
-	 * code (0: a version other than 1.3); settles the second's choice */
+	 * code (0: a version other than 1.3); settles the others' choice */
 	int (*p0fix_active)(void);
 };
 
