@@ -17,71 +17,119 @@
 #include "formats/perf/abi.h"
 
 /* A record waits as its bytes and what its event needs besides them;
- * the event is parsed again when it comes out (ptd_event_fill).  Records
- * that fit a block of 128 or 256 bytes (context switches, comms, forks,
- * maps with their names: class_data) are copied into one, which the
- * queue keeps for the next records when they are released (up to
- * MAX_SPARE of each size) instead of freeing it: malloc and free of a
- * few hundred bytes cost more than the rest of a record's way through
- * the queue. */
-#define NCLASS PTD_ORDERED_CLASSES
-#define MAX_SPARE 4096
+ * the event is parsed again when it comes out (ptd_event_fill).  A run
+ * keeps its records in arrival order, which is the order they leave it
+ * in, one after the other in slabs of memory: a record is written at the
+ * end of the run's last slab, or of a new one, and taken from its first;
+ * a slab whose records have all left is kept for the next ones (up to
+ * MAX_SPARE of each size).  A run's first slab is small, the next ones
+ * large: a run of one record (records in no order) takes little.  Blocks
+ * malloc'd for each record, and arrays of them that grew by doubling, cost
+ * more pages, and a page new to the process is dear (doc/performance.md,
+ * the eighteenth and nineteenth rounds). */
+#define SMALL_SLAB 512
+#define LARGE_SLAB (64u << 10)
+#define MAX_SPARE 64
 
 struct queued {
+	uint64_t ts, seq;
 	uint64_t offset;
 	struct ptd_evsel *evsel;
 	uint32_t size;
-	uint16_t compressed;
-	uint16_t cls;               /* its block's size class, NCLASS: malloc'd */
+	uint32_t compressed;
 	uint8_t data[];             /* 8-byte aligned, as the reader's */
 };
 
-/* the size classes' blocks: 128 and 256 bytes */
-static const size_t class_data[NCLASS] = { 128 - sizeof(struct queued), 256 - sizeof(struct queued) };
-
-struct ptd_ordered_spare {
-	struct ptd_ordered_spare *next;
-};
-
-struct ent {
-	uint64_t ts, seq;
-	struct queued *q;
+struct ptd_ordered_slab {
+	struct ptd_ordered_slab *next;
+	size_t cap, used;           /* bytes of data */
+	uint8_t data[];
 };
 
 struct ptd_ordered_run {
-	struct ent *e;
-	size_t head, len, cap;
+	struct ptd_ordered_slab *first, *last;
+	size_t head;                /* the first record's place in first */
+	uint64_t last_ts;
 };
+
+/* the bytes a record of size bytes takes in a slab */
+static size_t space(size_t size)
+{
+	return (sizeof(struct queued) + size + 7) & ~(size_t)7;
+}
+
+static const struct queued *first_of(const struct ptd_ordered_run *r)
+{
+	return (const struct queued *)(r->first->data + r->head);
+}
+
+/* a slab with room for need bytes, for a run with (more) or without one */
+static struct ptd_ordered_slab *take_slab(struct ptd_ordered *o, size_t need, int more)
+{
+	size_t total = more ? LARGE_SLAB : SMALL_SLAB;
+	int c = more;
+	struct ptd_ordered_slab *b;
+
+	if (need > total - sizeof(*b)) {
+		total = sizeof(*b) + need;
+		c = -1;   /* of its own size: freed when spent */
+	}
+	if (c >= 0 && (b = o->spare[c])) {
+		o->spare[c] = b->next;
+		o->nspare[c]--;
+	} else if (!(b = malloc(total))) {
+		return NULL;
+	} else {
+		b->cap = total - sizeof(*b);
+	}
+	b->next = NULL;
+	b->used = 0;
+	return b;
+}
+
+static void put_slab(struct ptd_ordered *o, struct ptd_ordered_slab *b)
+{
+	int c = b->cap == SMALL_SLAB - sizeof(*b) ? 0 : b->cap == LARGE_SLAB - sizeof(*b) ? 1 : -1;
+
+	if (c < 0 || o->nspare[c] >= MAX_SPARE) {
+		free(b);
+		return;
+	}
+	b->next = o->spare[c];
+	o->spare[c] = b;
+	o->nspare[c]++;
+}
+
+static void free_run(struct ptd_ordered *o, struct ptd_ordered_run *r)
+{
+	struct ptd_ordered_slab *b;
+
+	while ((b = r->first)) {
+		r->first = b->next;
+		put_slab(o, b);
+	}
+	free(r);
+}
 
 void ptd_ordered_init(struct ptd_ordered *o)
 {
 	memset(o, 0, sizeof(*o));
 }
 
-static void free_run(struct ptd_ordered_run *r)
-{
-	free(r->e);
-	free(r);
-}
-
 void ptd_ordered_fini(struct ptd_ordered *o)
 {
-	size_t i, j;
-	unsigned c;
+	struct ptd_ordered_slab *b;
+	size_t i;
+	int c;
 
-	for (i = 0; i < o->nruns; i++) {
-		for (j = o->heap[i]->head; j < o->heap[i]->len; j++)
-			free(o->heap[i]->e[j].q);
-		free_run(o->heap[i]);
-	}
-	free(o->out_block);
-	for (c = 0; c < NCLASS; c++)
-		while (o->spare[c]) {
-			struct ptd_ordered_spare *n = o->spare[c]->next;
-
-			free(o->spare[c]);
-			o->spare[c] = n;
+	for (i = 0; i < o->nruns; i++)
+		free_run(o, o->heap[i]);
+	for (c = 0; c < 2; c++)
+		while ((b = o->spare[c])) {
+			o->spare[c] = b->next;
+			free(b);
 		}
+	free(o->out_buf);
 	free(o->heap);
 	memset(o, 0, sizeof(*o));
 }
@@ -89,7 +137,7 @@ void ptd_ordered_fini(struct ptd_ordered *o)
 /* run a comes out before run b */
 static int before(const struct ptd_ordered_run *a, const struct ptd_ordered_run *b)
 {
-	const struct ent *x = &a->e[a->head], *y = &b->e[b->head];
+	const struct queued *x = first_of(a), *y = first_of(b);
 
 	return x->ts < y->ts || (x->ts == y->ts && x->seq < y->seq);
 }
@@ -121,35 +169,13 @@ static void sift_down(struct ptd_ordered_run **h, size_t n, size_t i)
 	h[i] = r;
 }
 
-static int append(struct ptd_ordered_run *r, const struct ent *e)
-{
-	if (r->len == r->cap) {
-		size_t live = r->len - r->head, ncap;
-		struct ent *n;
-
-		if (r->head && r->head >= live) {   /* half of it is spent: slide */
-			memmove(r->e, r->e + r->head, live * sizeof(*r->e));
-			r->head = 0;
-			r->len = live;
-		} else {
-			ncap = r->cap ? 2 * r->cap : 64;
-			if (!(n = realloc(r->e, ncap * sizeof(*n))))
-				return -1;
-			r->e = n;
-			r->cap = ncap;
-		}
-	}
-	r->e[r->len++] = *e;
-	return 0;
-}
-
 /* the run the record with timestamp ts joins, or NULL to start one */
 static struct ptd_ordered_run *find_run(const struct ptd_ordered *o, uint64_t ts)
 {
 	size_t i;
 
 	for (i = o->nrecent; i--;)
-		if (o->recent[i]->e[o->recent[i]->len - 1].ts <= ts)
+		if (o->recent[i]->last_ts <= ts)
 			return o->recent[i];
 	return NULL;
 }
@@ -179,84 +205,66 @@ static void touch(struct ptd_ordered *o, struct ptd_ordered_run *r)
 	o->recent[o->nrecent++] = r;
 }
 
-static struct queued *take_block(struct ptd_ordered *o, size_t size)
-{
-	struct queued *q;
-	unsigned c = 0;
-
-	while (c < NCLASS && size > class_data[c])
-		c++;
-	if (c < NCLASS && o->spare[c]) {
-		q = (struct queued *)o->spare[c];
-		o->spare[c] = o->spare[c]->next;
-		o->nspare[c]--;
-	} else {
-		q = malloc(sizeof(*q) + (c < NCLASS ? class_data[c] : size));
-	}
-	if (q)
-		q->cls = (uint16_t)c;
-	return q;
-}
-
-static void put_block(struct ptd_ordered *o, struct queued *q)
-{
-	struct ptd_ordered_spare *b = (struct ptd_ordered_spare *)q;
-
-	if (!q)
-		return;
-	if (q->cls >= NCLASS || o->nspare[q->cls] >= MAX_SPARE) {
-		free(q);
-		return;
-	}
-	b->next = o->spare[q->cls];
-	o->spare[q->cls] = b;
-	o->nspare[q->cls]++;
-}
-
 int ptd_ordered_push(struct ptd_ordered *o, const struct ptd_event *ev, uint64_t ts)
 {
-	struct queued *q = take_block(o, ev->size);
-	struct ptd_ordered_run *r;
-	struct ent ent;
+	size_t need = space(ev->size);
+	struct ptd_ordered_run *r = find_run(o, ts);
+	struct ptd_ordered_slab *b;
+	struct queued *q;
+	int fresh = !r;
 
-	if (!q)
-		return -PTD_E_NOMEM;
-	q->offset = ev->offset;
-	q->evsel = ev->evsel;
-	q->size = ev->size;
-	q->compressed = !!ev->compressed;
-	memcpy(q->data, ev->data, ev->size);
-	ent.ts = ts;
-	ent.seq = o->seq++;
-	ent.q = q;
-	if ((r = find_run(o, ts))) {
-		if (append(r, &ent))
-			goto nomem;
-	} else {
+	if (ev->size > o->out_cap) {   /* where ptd_ordered_pop will copy it */
+		size_t ncap = o->out_cap ? o->out_cap : 256;
+		uint8_t *n;
+
+		while (ncap < ev->size)
+			ncap *= 2;
+		if (!(n = realloc(o->out_buf, ncap)))
+			return -PTD_E_NOMEM;
+		o->out_buf = n;
+		o->out_cap = ncap;
+	}
+	if (!r) {
 		if (o->nruns == o->cap) {
 			size_t ncap = o->cap ? 2 * o->cap : 16;
 			struct ptd_ordered_run **n = realloc(o->heap, ncap * sizeof(*n));
 
 			if (!n)
-				goto nomem;
+				return -PTD_E_NOMEM;
 			o->heap = n;
 			o->cap = ncap;
 		}
-		if (!(r = calloc(1, sizeof(*r))) || append(r, &ent)) {
+		if (!(r = calloc(1, sizeof(*r))))
+			return -PTD_E_NOMEM;
+		if (!(r->first = r->last = take_slab(o, need, 0))) {
 			free(r);
-			goto nomem;
+			return -PTD_E_NOMEM;
 		}
 		o->heap[o->nruns++] = r;
-		sift_up(o->heap, o->nruns - 1);
+	} else if (need > r->last->cap - r->last->used) {
+		if (!(b = take_slab(o, need, 1)))
+			return -PTD_E_NOMEM;
+		r->last->next = b;
+		r->last = b;
 	}
+	b = r->last;
+	q = (struct queued *)(b->data + b->used);
+	b->used += need;
+	q->ts = ts;
+	q->seq = o->seq++;
+	q->offset = ev->offset;
+	q->evsel = ev->evsel;
+	q->size = ev->size;
+	q->compressed = !!ev->compressed;
+	memcpy(q->data, ev->data, ev->size);
+	r->last_ts = ts;
+	if (fresh)
+		sift_up(o->heap, o->nruns - 1);
 	touch(o, r);
 	if (!o->len++ || ts > o->max_ts)
 		o->max_ts = ts;
 	o->bytes += sizeof(*q) + ev->size;
 	return 0;
-nomem:
-	put_block(o, q);
-	return -PTD_E_NOMEM;
 }
 
 uint64_t ptd_ordered_round(struct ptd_ordered *o)
@@ -273,28 +281,36 @@ uint64_t ptd_ordered_round(struct ptd_ordered *o)
 const struct ptd_event *ptd_ordered_pop(struct ptd_ordered *o, uint64_t limit)
 {
 	struct ptd_ordered_run *r;
-	struct queued *q;
+	struct ptd_ordered_slab *b;
+	const struct queued *q;
 
-	put_block(o, o->out_block);
-	o->out_block = NULL;
 	if (!o->len || !limit)
 		return NULL;
 	r = o->heap[0];
-	if (r->e[r->head].ts > limit)
+	q = first_of(r);
+	if (q->ts > limit)
 		return NULL;
-	q = r->e[r->head++].q;
-	if (r->head == r->len) {
+	/* the event's bytes are the queue's own until the next pop (push
+	 * made out_buf large enough): the slab may be taken again before */
+	memcpy(o->out_buf, q->data, q->size);
+	(void)ptd_event_fill(&o->out, o->out_buf, q->size, q->offset, (int)q->compressed,
+			     q->evsel, NULL);
+	o->len--;
+	o->bytes -= sizeof(*q) + q->size;
+	r->head += space(q->size);
+	if (r->head == r->first->used && r->first != r->last) {   /* the slab is spent */
+		b = r->first;
+		r->first = b->next;
+		r->head = 0;
+		put_slab(o, b);
+	}
+	if (r->head == r->first->used) {   /* the run is empty */
 		forget(o, r);
-		free_run(r);
 		o->heap[0] = o->heap[--o->nruns];
+		free_run(o, r);
 	}
 	if (o->nruns)
 		sift_down(o->heap, o->nruns, 0);
-	o->len--;
-	o->bytes -= sizeof(*q) + q->size;
-	o->out_block = q;
-	/* parsed as the reader parsed it: the same bytes and evsel */
-	(void)ptd_event_fill(&o->out, q->data, q->size, q->offset, q->compressed, q->evsel, NULL);
 	return &o->out;
 }
 
@@ -304,7 +320,7 @@ uint64_t ptd_ordered_overflow(const struct ptd_ordered *o)
 
 	if (o->bytes <= PTD_ORDERED_MAX_BYTES || !o->len)
 		return 0;
-	lo = o->heap[0]->e[o->heap[0]->head].ts;
+	lo = first_of(o->heap[0])->ts;
 	hi = o->max_ts;
 	return lo + (hi - lo) / 2;
 }

@@ -22,11 +22,8 @@
  * tries before it starts a run of its own */
 #define PTD_ORDERED_SCAN 16
 
-/* the sizes of the blocks kept for small records (ordered.c) */
-#define PTD_ORDERED_CLASSES 2
-
 struct ptd_ordered_run;
-struct ptd_ordered_spare;
+struct ptd_ordered_slab;
 
 struct ptd_ordered {
 	struct ptd_ordered_run **heap;    /* the runs of records, by their first */
@@ -35,11 +32,12 @@ struct ptd_ordered {
 	struct ptd_ordered_run *recent[PTD_ORDERED_SCAN];
 	size_t nrecent;
 	size_t len;                       /* records queued */
-	/* blocks released, for the next records, by size */
-	struct ptd_ordered_spare *spare[PTD_ORDERED_CLASSES];
-	size_t nspare[PTD_ORDERED_CLASSES];
+	/* slabs spent, for the next records: small, large */
+	struct ptd_ordered_slab *spare[2];
+	size_t nspare[2];
 	struct ptd_event out;             /* the record ptd_ordered_pop gave */
-	void *out_block;                  /* where its bytes are */
+	uint8_t *out_buf;                 /* its bytes */
+	size_t out_cap;
 	uint64_t seq;                     /* arrival numbers */
 	uint64_t max_ts;
 	uint64_t next_flush;

@@ -3,7 +3,7 @@
  * a pop never passes its limit.  Arrivals as perf record writes them
  * (each CPU's sorted stretch in turn, with equal timestamps across CPUs),
  * in random order (a run of its own for almost every record), and
- * interleaved with pops, as at each FINISHED_ROUND, the queue's blocks
+ * interleaved with pops, as at each FINISHED_ROUND, the runs' space
  * taken again as records are released; each record comes out as it went
  * in (type, size, offset and bytes). */
 #include <stdlib.h>
@@ -37,18 +37,23 @@ static int by_ts(const void *a, const void *b)
 	return p->id < q->id ? -1 : p->id > q->id;   /* stable: arrival order */
 }
 
-/* a record (type 99: not a sample) of 16 bytes, of 200 for every third
- * and of 300 for every seventh (the queue's two sizes of small blocks,
- * and past them), with its arrival number at byte 8 and, times 8, as its
- * file offset */
+/* a record (type 99: not a sample) of 16 bytes, of 200 for every third,
+ * of 300 for every seventh, of 1000 for every eleventh (more than a
+ * run's first slab holds) and of 65535 for every 101st (more than any
+ * slab), with its arrival number at byte 8 and,
+ * times 8, as its file offset */
 static uint16_t rec_size(uint32_t id)
 {
+	if (id % 101 == 0)
+		return 65535;
+	if (id % 11 == 0)
+		return 1000;
 	return id % 7 ? id % 3 ? 16 : 200 : 300;
 }
 
 static int push(struct ptd_ordered *o, const struct rec *r)
 {
-	uint8_t data[300] = { 0 };
+	static uint8_t data[65535];
 	uint32_t type = 99, misc_size = (uint32_t)rec_size(r->id) << 16;
 	struct ptd_event ev;
 
@@ -56,7 +61,7 @@ static int push(struct ptd_ordered *o, const struct rec *r)
 	memcpy(data, &type, 4);
 	memcpy(data + 4, &misc_size, 4);
 	memcpy(data + 8, &r->id, sizeof(r->id));
-	memset(data + 12, 0x5a, sizeof(data) - 12);
+	memset(data + 12, 0x5a, rec_size(r->id) - 12u);
 	ev.offset = (uint64_t)r->id * 8;
 	ev.type = type;
 	ev.size = rec_size(r->id);
