@@ -200,7 +200,7 @@ int ptd_parse_sample_id(const struct ptd_evsel *ev, const uint8_t *rec,
 			size_t size, struct ptd_sample_id *sid)
 {
 	uint64_t st = ev ? ev->sample_type : 0;
-	struct ptd_cursor c;
+	const uint8_t *p;
 
 	memset(sid, 0, sizeof(*sid));
 	sid->pid = sid->tid = (uint32_t)-1;
@@ -209,23 +209,23 @@ int ptd_parse_sample_id(const struct ptd_evsel *ev, const uint8_t *rec,
 		return 0;
 	if (size < 8 + ev->id_hdr_size)
 		return -PTD_E_FORMAT;
-	ptd_cur_init(&c, rec + size - ev->id_hdr_size, ev->id_hdr_size);
+	/* id_hdr_size is what the fields below take (calc_id_hdr_size) */
+	p = rec + size - ev->id_hdr_size;
 	if (st & PTD_SAMPLE_TID) {
-		sid->pid = ptd_cur_u32(&c);
-		sid->tid = ptd_cur_u32(&c);
+		sid->pid = ptd_load_u32(p);
+		sid->tid = ptd_load_u32(p + 4);
+		p += 8;
 	}
 	if (st & PTD_SAMPLE_TIME)
-		sid->time = ptd_cur_u64(&c);
+		sid->time = ptd_load_u64(p), p += 8;
 	if (st & PTD_SAMPLE_ID)
-		sid->id = ptd_cur_u64(&c);
+		sid->id = ptd_load_u64(p), p += 8;
 	if (st & PTD_SAMPLE_STREAM_ID)
-		sid->stream_id = ptd_cur_u64(&c);
-	if (st & PTD_SAMPLE_CPU) {
-		sid->cpu = ptd_cur_u32(&c);
-		ptd_cur_u32(&c);
-	}
+		sid->stream_id = ptd_load_u64(p), p += 8;
+	if (st & PTD_SAMPLE_CPU)
+		sid->cpu = ptd_load_u32(p), p += 8;
 	if (st & PTD_SAMPLE_IDENTIFIER)
-		sid->id = ptd_cur_u64(&c);
+		sid->id = ptd_load_u64(p);
 	sid->have = st & (PTD_SAMPLE_TID | PTD_SAMPLE_TIME | PTD_SAMPLE_ID |
 			  PTD_SAMPLE_STREAM_ID | PTD_SAMPLE_CPU | PTD_SAMPLE_IDENTIFIER);
 	return 0;
