@@ -15,9 +15,16 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static char path[64];
+
+/* the input's file goes at a normal exit; after a crash it stays */
+static void cleanup(void)
+{
+	unlink(path);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char path[64];
 	struct ptd_symtab *t = NULL;
 	struct ptd_kallsyms_info ki;
 	struct ptd_err err = { 0 };
@@ -27,8 +34,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *f;
 	int i;
 
-	if (!path[0])
+	if (!path[0]) {
 		snprintf(path, sizeof(path), "/tmp/fuzz_kallsyms.%d", (int)getpid());
+		atexit(cleanup);
+	}
 	f = fopen(path, "w");
 	if (!f || (size && fwrite(data, 1, size, f) != size) || fclose(f))
 		abort();

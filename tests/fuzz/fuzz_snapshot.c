@@ -22,16 +22,32 @@ static const char *const files[] = { "cstrace.bin", "snapshot.ini", "trace.ini",
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static char dir[64];
+static const char *const all[] = {
+	"cpu_0.ini", "cpu_1.ini", "cpu_2.ini", "cpu_3.ini", "cpu_4.ini", "cpu_5.ini",
+	"cstrace.bin", "cstraceitm.bin", "device_10.ini", "device_11.ini", "device_12.ini",
+	"device_6.ini", "device_7.ini", "device_8.ini", "device_9.ini", "kernel_dump.bin",
+	"snapshot.ini", "trace.ini",
+};
+
+/* At a normal exit (the run's time is up): the directory goes.  After a
+ * crash (libFuzzer ends with _Exit) it stays, with the input that made
+ * it in place. */
+static void cleanup(void)
+{
+	char to[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		snprintf(to, sizeof(to), "%s/%s", dir, all[i]);
+		unlink(to);
+	}
+	rmdir(dir);
+}
+
 /* A private directory of links to the snapshot's files (made once). */
 static const char *setup(void)
 {
-	static char dir[64];
-	static const char *const all[] = {
-		"cpu_0.ini", "cpu_1.ini", "cpu_2.ini", "cpu_3.ini", "cpu_4.ini", "cpu_5.ini",
-		"cstrace.bin", "cstraceitm.bin", "device_10.ini", "device_11.ini", "device_12.ini",
-		"device_6.ini", "device_7.ini", "device_8.ini", "device_9.ini", "kernel_dump.bin",
-		"snapshot.ini", "trace.ini",
-	};
 	char from[512], to[128];
 	size_t i;
 
@@ -40,6 +56,7 @@ static const char *setup(void)
 	snprintf(dir, sizeof(dir), "/tmp/fuzz_snapshot.%d", (int)getpid());
 	if (mkdir(dir, 0700) && access(dir, W_OK))
 		abort();
+	atexit(cleanup);
 	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		snprintf(from, sizeof(from), "%s/opencsd/juno_r1_1/%s", FUZZ_TESTDATA, all[i]);
 		snprintf(to, sizeof(to), "%s/%s", dir, all[i]);
