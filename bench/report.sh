@@ -204,8 +204,8 @@ $JOBS_W-x$JOBS_SCALE ($JOBS_W's program run $JOBS_SCALE times longer: two AUX qu
 ${SPLIT_W:-W2}-x${SPLIT_SCALE:-16} (one queue, decoded on two threads from the middle of its trace),
 ptdecode alone with -j 1 (one thread) up to one thread per online CPU,
 and without -j (the default: threads only in modes where they were
-measured to pay, for two queues or more and 512 KiB of trace, or one queue
-of 256 KiB; doc/design.md, "Decoding ahead").  The outputs of every -j
+measured to pay, for two queues or more, 512 KiB of trace and 512 bytes
+of it a record, or one queue of 256 KiB; doc/design.md, "Decoding ahead").  The outputs of every -j
 are compared with -j 1's; the tests compare them with perf script
 (tests/golden/jobs.test).
 

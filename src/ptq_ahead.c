@@ -346,9 +346,11 @@ int ptd_ahead_start(struct ptd_ptq *q)
 	/* by default only where it pays (doc/performance.md): the states of
 	 * plain branches stay with the threads, not every instruction is a
 	 * sample (i0ns), and there are queues to decode side by side (or one
-	 * to split) and enough trace for the start-up */
+	 * to split), enough trace for the start-up, and enough trace between
+	 * records (each stops every queue and hands a state over) */
 	if (!q->cfg->jobs && nq > 1 &&
-	    (!q->skip_branches || ptd_ahead_every_insn(q) || bytes < PTD_AHEAD_AUTO_BYTES))
+	    (!q->skip_branches || ptd_ahead_every_insn(q) || bytes < PTD_AHEAD_AUTO_BYTES ||
+	     bytes / PTD_AHEAD_RECORD_BYTES < q->nr_noted))
 		return 0;
 	if (!maps_readable(q))
 		return 0;

@@ -19,10 +19,12 @@
  * were measured to pay (doc/performance.md): modes where plain branch
  * states stay with the threads (no b, c, r, call stacks, last branches or
  * power events) and not every instruction is a sample (i0ns): two
- * queues or more and PTD_AHEAD_AUTO_BYTES of trace, or one queue of
- * PTD_SPLIT_AUTO_BYTES, decoded on two threads (ptq_split.h).  Handing
- * every branch state (or every instruction) from one core to another
- * costs more than the decoding it moves.  With -j N (N > 1) the threads
+ * queues or more, PTD_AHEAD_AUTO_BYTES of trace and PTD_AHEAD_RECORD_BYTES
+ * of it a record with a time, or one queue of PTD_SPLIT_AUTO_BYTES,
+ * decoded on two threads (ptq_split.h).  Handing every branch state (or
+ * every instruction) from one core to another costs more than the
+ * decoding it moves, and so does a state for every record where the
+ * records are dense (every one stops every queue).  With -j N (N > 1) the threads
  * are used whenever they can be.  The environment variable
  * PTDECODE_DEBUG_JOBS makes ptdecode say when it decodes ahead.
  *
@@ -38,6 +40,10 @@
 
 #define PTD_AHEAD_MAX_QUEUES 64
 #define PTD_AHEAD_AUTO_BYTES (512u << 10)
+/* W5, a context switch every 26 bytes of trace: two threads lose 10 to
+ * 20%; 13,500 bytes a record: they gain 1.55 times (doc/performance.md,
+ * the nineteenth round); not measured in between */
+#define PTD_AHEAD_RECORD_BYTES 512u
 
 /* Start the threads when the queues of q (set up, not yet decoded) can be
  * decoded ahead: min(jobs, queues) threads, each queue's walker and ahead
