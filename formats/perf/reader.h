@@ -51,9 +51,9 @@ struct ptd_event {
 	const uint8_t *data;          /* the record, header included; borrowed until the next read */
 	struct ptd_evsel *evsel;      /* attr it belongs to, or NULL */
 	struct ptd_sample_id sid;     /* from the trailer or the sample; have=0 when none */
-	int sample_ok;                /* SAMPLE only: `sample` is valid */
-	struct ptd_sample sample;     /* SAMPLE only */
 	struct ptd_payload payload;   /* AUXTRACE (and pipe TRACING_DATA): bytes after the record */
+	int sample_ok;                /* SAMPLE only: `sample` is valid */
+	struct ptd_sample sample;     /* SAMPLE only; last: ptd_event_fill clears what comes before */
 };
 
 struct ptd_reader_opts {

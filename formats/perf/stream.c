@@ -142,10 +142,10 @@ static int deliver(struct ptd_reader *r, struct ptd_event *ev, const uint8_t *re
 int ptd_event_fill(struct ptd_event *ev, const uint8_t *rec, size_t size, uint64_t off,
 		   int compressed, struct ptd_evsel *evsel, struct ptd_err *err)
 {
-	/* not the sample (most of the event's 400 bytes), which is read only
-	 * where sample_ok says it was parsed, and parsing clears it */
+	/* not the sample (most of the event's 400 bytes, its last member),
+	 * which is read only where sample_ok says it was parsed, and parsing
+	 * clears it */
 	memset(ev, 0, offsetof(struct ptd_event, sample));
-	memset(&ev->payload, 0, sizeof(ev->payload));
 	ev->offset = off;
 	ev->compressed = compressed;
 	ev->type = ptd_load_u32(rec);
