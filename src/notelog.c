@@ -52,6 +52,7 @@ int ptd_notelog_add(struct ptd_notelog *l, const struct ptd_noted *n)
 	p = put(p, (uint64_t)((int64_t)n->np_tid - b->np_tid));
 	l->len = (size_t)(p - l->buf);
 	l->last = *n;
+	l->n++;
 	return 0;
 }
 

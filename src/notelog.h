@@ -26,6 +26,7 @@ struct ptd_noted {
 struct ptd_notelog {
 	uint8_t *buf;
 	size_t len, cap;
+	uint64_t n;                   /* records added */
 	struct ptd_noted last;        /* the last record added */
 };
 

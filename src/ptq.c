@@ -85,7 +85,6 @@ int ptd_ptq_note(struct ptd_ptq *q, const struct ptd_event *ev, struct ptd_err *
 	}
 	if (ptd_notelog_add(&q->noted, n))
 		return ptd_err_set(err, PTD_E_NOMEM, "out of memory noting records");
-	q->nr_noted++;
 	return 0;
 }
 

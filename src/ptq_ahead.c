@@ -350,7 +350,7 @@ int ptd_ahead_start(struct ptd_ptq *q)
 	 * records (each stops every queue and hands a state over) */
 	if (!q->cfg->jobs && nq > 1 &&
 	    (!q->skip_branches || ptd_ahead_every_insn(q) || bytes < PTD_AHEAD_AUTO_BYTES ||
-	     bytes / PTD_AHEAD_RECORD_BYTES < q->nr_noted))
+	     bytes / PTD_AHEAD_RECORD_BYTES < q->noted.n))
 		return 0;
 	if (!maps_readable(q))
 		return 0;

@@ -87,7 +87,6 @@ struct queue {
 
 struct ptd_ptq {
 	struct ptd_notelog noted;     /* the records with a time, in order */
-	uint64_t nr_noted;            /* how many */
 	struct ptd_session *s;
 	const struct ptd_ptq_cfg *cfg;
 	ptd_synth_fn fn;
