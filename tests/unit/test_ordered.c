@@ -40,8 +40,8 @@ static int by_ts(const void *a, const void *b)
 /* a record (type 99: not a sample) of 16 bytes, of 200 for every third,
  * of 300 for every seventh, of 1000 for every eleventh (more than a
  * run's first slab holds) and of 65535 for every 101st (more than any
- * slab), with its arrival number at byte 8 and,
- * times 8, as its file offset */
+ * slab), with its arrival number at byte 8 and, times 8, as its file
+ * offset */
 static uint16_t rec_size(uint32_t id)
 {
 	if (id % 101 == 0)
