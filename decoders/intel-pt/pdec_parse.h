@@ -47,8 +47,8 @@ static inline unsigned pdec_ip_packet_size(unsigned b, size_t len)
 /* The packets most of a trace is made of, decoded as libipt decodes them
  * (its pt_pkt_read_tnt, pt_pkt_read_ip and pt_pkt_read_mtc), without its
  * per-packet set-up: PAD, short and long TNT, TIP, TIP.PGE, TIP.PGD and
- * FUP with a valid IP compression that fits, and MTC.  0 for any other:
- * libipt decodes those. */
+ * FUP with a valid IP compression that fits, MTC and TSC (its
+ * pt_pkt_read_tsc).  0 for any other: libipt decodes those. */
 static inline __attribute__((always_inline)) int pdec_quick_packet(const uint8_t *p,
 								      size_t len,
 								      struct pdec_pkt *out)
@@ -91,12 +91,20 @@ static inline __attribute__((always_inline)) int pdec_quick_packet(const uint8_t
 	case 0x11: out->type = PK_TIP_PGE; break;
 	case 0x01: out->type = PK_TIP_PGD; break;
 	case 0x1d: out->type = PK_FUP; break;
-	case 0x19:   /* 59: MTC, its CTC bits in one byte (19: TSC, 99: MODE) */
-		if (b != 0x59 || len < 2)
+	case 0x19:   /* 59: MTC, its CTC bits in one byte; 19: TSC (99: MODE) */
+		if (b == 0x59 && len >= 2) {
+			out->type = PK_MTC;
+			out->payload = p[1];
+			return 2;
+		}
+		if (b != 0x19 || len < 8)
 			return 0;
-		out->type = PK_MTC;
-		out->payload = p[1];
-		return 2;
+		/* TSC: 7 bytes of the time stamp counter, little-endian (one
+		 * after each TIP.PGE when the trace resumes) */
+		memcpy(&ip, p, sizeof(ip));
+		out->type = PK_TSC;
+		out->payload = le64toh(ip) >> 8;
+		return 8;
 	default: return 0;
 	}
 	if (!(ip_size = pdec_ip_packet_size(b, len)))

@@ -1,5 +1,5 @@
 /* The decoder's quick path for the commonest packets (PAD, short and long
- * TNT, TIP, TIP.PGE, TIP.PGD, FUP, MTC) against libipt's packet decoder, the
+ * TNT, TIP, TIP.PGE, TIP.PGD, FUP, MTC, TSC) against libipt's packet decoder, the
  * oracle: every first byte, followed by pseudo-random bytes, at every
  * length from 1 to 10 bytes (after 02, half of them long TNT's a3, with
  * payloads down to none).  Where the quick path takes a packet, libipt must decode
@@ -126,9 +126,10 @@ static void memo_checks(void)
 int main(void)
 {
 	static const char *const kinds[] = { "PAD", "TNT", "TIP", "TIP.PGE", "TIP.PGD", "FUP",
-					     "MTC", "long TNT" };
-	const int types[] = { PK_PAD, PK_TNT, PK_TIP, PK_TIP_PGE, PK_TIP_PGD, PK_FUP, PK_MTC };
-	unsigned long taken[8] = { 0 }, compared = 0, differ = 0, first_bad = 256;
+					     "MTC", "TSC", "long TNT" };
+	const int types[] = { PK_PAD, PK_TNT, PK_TIP, PK_TIP_PGE, PK_TIP_PGD, PK_FUP, PK_MTC,
+			      PK_TSC };
+	unsigned long taken[9] = { 0 }, compared = 0, differ = 0, first_bad = 256;
 	uint64_t x = 0x9e3779b97f4a7c15ULL;
 	unsigned b, rep, len, i, k;
 
@@ -166,9 +167,9 @@ int main(void)
 						first_bad = b;
 					continue;
 				}
-				for (k = 0; k < 7; k++)
+				for (k = 0; k < 8; k++)
 					if (q.type == types[k])
-						taken[b == 2 ? 7 : k]++;
+						taken[b == 2 ? 8 : k]++;
 			}
 		}
 	}
@@ -176,7 +177,7 @@ int main(void)
 	   differ ? " (not all)" : "");
 	if (differ)
 		printf("# %lu differ, the first with first byte %#lx\n", differ, first_bad);
-	for (k = 0; k < 8; k++)
+	for (k = 0; k < 9; k++)
 		ok(taken[k] > 0, "%s packets taken by the quick path: %lu", kinds[k], taken[k]);
 	memo_checks();
 	return done_testing();
