@@ -182,6 +182,29 @@ const struct ptd_jccrun *ptd_jccrun_build(struct ptd_jccruns *r, struct ptd_jccr
 	return run->n ? e : NULL;
 }
 
+const struct ptd_jccrun *ptd_jccrun_get(struct ptd_jccruns *r, struct ptd_insncache *ic,
+					struct ptd_pinsn *pi, const struct ptd_dsofile *f,
+					uint64_t off, uint64_t begin, uint64_t end,
+					uint32_t outcomes, unsigned count, uint64_t ret)
+{
+	struct ptd_jccrun *e = ptd_jccrun_slot(r, f, off, outcomes, 0);
+	const struct ptd_jccrun *run;
+
+	if (ptd_jccrun_find(r, f, off, begin, end, outcomes, count, ret, &run))
+		return run;
+	if (!e || !ptd_jccrun_is(e, f, off, outcomes, 0)) {
+		/* the run from off built, then asked for again: where it is
+		 * now (the table may have been made, or grown), and with the
+		 * one going on at ret */
+		if (!ptd_jccrun_build(r, e, ic, pi, f, off, begin, end, outcomes, 0))
+			return NULL;
+		return ptd_jccrun_get(r, ic, pi, f, off, begin, end, outcomes, count, ret);
+	}
+	/* the run from off is cached, the one going on at ret is not */
+	return ptd_jccrun_build(r, ptd_jccrun_slot(r, f, off, outcomes, ret), ic, pi, f, off, begin,
+				end, outcomes, ret) ?: e;
+}
+
 void ptd_jccruns_fini(struct ptd_jccruns *r)
 {
 	ptd_huge_free(r->e);

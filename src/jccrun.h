@@ -46,8 +46,7 @@ struct ptd_jccruns {
 #define PTD_JCCRUN_BITS_FIRST 10   /* 1 Ki runs, 0.3 MB */
 #define PTD_JCCRUN_BITS 12         /* 4 Ki runs, 1.2 MB */
 
-/* ptd_jccrun_get when the run is not cached yet: built in slot e (ret:
- * as ptd_jccrun.ret) */
+/* A run not cached yet, built in slot e (ret: as ptd_jccrun.ret) */
 const struct ptd_jccrun *ptd_jccrun_build(struct ptd_jccruns *r, struct ptd_jccrun *e,
 					  struct ptd_insncache *ic, struct ptd_pinsn *pi,
 					  const struct ptd_dsofile *f, uint64_t off, uint64_t begin,
@@ -74,32 +73,37 @@ static inline int ptd_jccrun_is(const struct ptd_jccrun *e, const struct ptd_dso
  * for the outcomes given; NULL when none (no memory, or no step).  ret:
  * 0, or the file offset of the return address on top of the return stack,
  * for a run that goes on there (when in [begin, end)) where it would end
- * in a return out of it before count bits.  The lookup inline: the decoder
- * asks for a run at most TNT bits. */
-static inline const struct ptd_jccrun *ptd_jccrun_get(struct ptd_jccruns *r,
-						      struct ptd_insncache *ic,
-						      struct ptd_pinsn *pi,
-						      const struct ptd_dsofile *f, uint64_t off,
-						      uint64_t begin, uint64_t end,
-						      uint32_t outcomes, unsigned count, uint64_t ret)
+ * in a return out of it before count bits.  Built when not cached. */
+const struct ptd_jccrun *ptd_jccrun_get(struct ptd_jccruns *r, struct ptd_insncache *ic,
+					struct ptd_pinsn *pi, const struct ptd_dsofile *f,
+					uint64_t off, uint64_t begin, uint64_t end,
+					uint32_t outcomes, unsigned count, uint64_t ret);
+
+/* ptd_jccrun_get's answer where it needs no run built, inline (the
+ * decoder asks for a run at most TNT packets): 1 with *out that answer,
+ * 0 when a run would be built. */
+static inline int ptd_jccrun_find(struct ptd_jccruns *r, const struct ptd_dsofile *f,
+				  uint64_t off, uint64_t begin, uint64_t end, uint32_t outcomes,
+				  unsigned count, uint64_t ret, const struct ptd_jccrun **out)
 {
 	struct ptd_jccrun *e = ptd_jccrun_slot(r, f, off, outcomes, 0), *e2;
-	const struct ptd_jccrun *run;
+	unsigned n;
 
-	if (e && ptd_jccrun_is(e, f, off, outcomes, 0))
-		run = e->run.n ? e : NULL;
-	else
-		run = ptd_jccrun_build(r, e, ic, pi, f, off, begin, end, outcomes, 0);
-	if (!run || run->run.n >= count || run->run.n == PDEC_JCC_MAX ||
-	    run->run.kind[run->run.n - 1] != PDEC_RUN_RET_OUT || !ret || ret < begin || ret >= end)
-		return run;
+	if (!e || !ptd_jccrun_is(e, f, off, outcomes, 0))
+		return 0;
+	*out = (n = e->run.n) ? e : NULL;
+	if (!n || n >= count || n == PDEC_JCC_MAX || e->run.kind[n - 1] != PDEC_RUN_RET_OUT ||
+	    !ret || ret < begin || ret >= end)
+		return 1;
 	/* the run that goes on from the return address; the plain one when
 	 * both would take the same slot */
 	if (!(e2 = ptd_jccrun_slot(r, f, off, outcomes, ret)) || e2 == e)
-		return run;
-	if (ptd_jccrun_is(e2, f, off, outcomes, ret))
-		return e2->run.n ? e2 : run;
-	return ptd_jccrun_build(r, e2, ic, pi, f, off, begin, end, outcomes, ret) ?: run;
+		return 1;
+	if (!ptd_jccrun_is(e2, f, off, outcomes, ret))
+		return 0;
+	if (e2->run.n)
+		*out = e2;
+	return 1;
 }
 
 void ptd_jccruns_fini(struct ptd_jccruns *r);

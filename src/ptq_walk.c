@@ -245,13 +245,12 @@ static inline __attribute__((always_inline)) const struct ptd_map *walk_map(stru
 	return walk_map_slow(w, ip);
 }
 
-/* pdec_params.walk_jcc: a run of TNT bits from ip, when the walk would
- * find all its blocks in ip's map; going on at the return address ret
- * when that is in the same map */
-static const struct pdec_jcc_run *walk_jcc(void *ctx, uint64_t ip, uint64_t bits, unsigned count,
-					   uint64_t ret, uint64_t *base)
+/* walk_jcc where its quick test fails: the map looked up, the run built
+ * or the one going on at ret looked up */
+static __attribute__((noinline)) const struct pdec_jcc_run *
+walk_jcc_slow(struct walker *w, uint64_t ip, uint64_t bits, unsigned count, uint64_t ret,
+	      uint64_t *base)
 {
-	struct walker *w = ctx;
 	const struct ptd_jccrun *e;
 	uint64_t off;
 
@@ -264,6 +263,31 @@ static const struct pdec_jcc_run *walk_jcc(void *ctx, uint64_t ip, uint64_t bits
 		return NULL;
 	*base = ip - off;
 	return &e->run;
+}
+
+/* pdec_params.walk_jcc: a run of TNT bits from ip, when the walk would
+ * find all its blocks in ip's map; going on at the return address ret
+ * when that is in the same map.  The common case first, with nothing to
+ * call: ip in the map of the last lookup (walk_map's window) and the run
+ * cached (ptd_jccrun_find). */
+static const struct pdec_jcc_run *walk_jcc(void *ctx, uint64_t ip, uint64_t bits, unsigned count,
+					   uint64_t ret, uint64_t *base)
+{
+	struct walker *w = ctx;
+	uint64_t off = ip + w->cur_adj;
+	const struct ptd_jccrun *e;
+
+	if (ip - w->win_lo < w->win_len && *w->now - w->win_from < w->win_tlen &&
+	    w->pid == w->win_pid && (w->tid != -1 || ip >= KERNEL_START) &&
+	    ptd_jccrun_find(w->jcc, w->cur_file, off, w->cur_start, w->cur_end,
+			    (uint32_t)(bits >> (64 - PDEC_JCC_MAX)), count,
+			    ret ? ret + w->cur_adj : 0, &e)) {
+		if (!e || e->lo < w->cur_start || e->hi >= w->cur_end)
+			return NULL;
+		*base = ip - off;
+		return &e->run;
+	}
+	return walk_jcc_slow(w, ip, bits, count, ret, base);
 }
 
 /* walk() where its first block is not one walked before: instruction by
