@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "dw_load.h"
+#include "elf_load.h"
 
 /* Limits on one file (hostile files: bounded memory). */
 #define MAX_SECS 65536u
@@ -133,6 +134,8 @@ struct ptd_a2l *ptd_a2l_open(const char *path)
 {
 	struct ptd_a2l *a;
 
+	if (ptd_elf_load())
+		return NULL;
 	elf_version(EV_CURRENT);
 	a = calloc(1, sizeof(*a));
 	if (!a)
@@ -410,6 +413,10 @@ uint64_t ptd_a2l_text_offset(const char *path)
 
 	if (fd < 0)
 		return 0;
+	if (ptd_elf_load()) {
+		close(fd);
+		return 0;
+	}
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (elf && elf_kind(elf) == ELF_K_ELF && !elf_getshdrstrndx(elf, &shstrndx)) {

@@ -5,9 +5,8 @@
 #include <string.h>
 
 #ifdef HAVE_ZSTD
-#include <zstd.h>
-
 #include "formats/perf/cursor.h"
+#include "formats/perf/zstd_load.h"
 
 /* the output window: one record is at most 64 KiB, so a window of a few
  * records always makes progress while bounding memory */
@@ -23,8 +22,13 @@ struct ptd_decomp {
 
 int ptd_decomp_new(struct ptd_decomp **out, struct ptd_err *err)
 {
-	struct ptd_decomp *d = calloc(1, sizeof(*d));
+	struct ptd_decomp *d;
+	int rc;
 
+	*out = NULL;
+	if ((rc = ptd_zstd_load(err)))
+		return rc;
+	d = calloc(1, sizeof(*d));
 	if (!d || !(d->zs = ZSTD_createDStream())) {
 		free(d);
 		return ptd_err_set(err, PTD_E_NOMEM, "zstd decompression stream");
