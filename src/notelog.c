@@ -9,11 +9,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hugemem.h"
+
 #define MAX_REC (1 + 5 * 10)   /* the longest record: five 64-bit varints */
+
+/* The first block is small and malloc'd: most files note a few hundred
+ * records, and the decoder's tables fill the huge pages (hugemem.h) */
+#define FIRST_BLOCK ((size_t)4 << 10)
+#define BLOCK ((size_t)64 << 10)
+
+struct ptd_noteblock {
+	struct ptd_noteblock *next;
+	size_t len, cap;              /* bytes of data: whole records */
+	uint8_t data[];
+};
 
 void ptd_notelog_fini(struct ptd_notelog *l)
 {
-	free(l->buf);
+	struct ptd_noteblock *b = l->first, *next;
+
+	if (b) {
+		next = b->next;
+		free(b);
+		for (b = next; b; b = next) {
+			next = b->next;
+			ptd_huge_free(b);
+		}
+	}
 	memset(l, 0, sizeof(*l));
 }
 
@@ -32,25 +54,32 @@ static uint8_t *put(uint8_t *p, uint64_t d)
 int ptd_notelog_add(struct ptd_notelog *l, const struct ptd_noted *n)
 {
 	const struct ptd_noted *b = &l->last;
+	struct ptd_noteblock *k = l->last_block;
 	uint8_t *p;
 
-	if (l->cap - l->len < MAX_REC) {
-		size_t cap = l->cap ? 2 * l->cap : 4096;
-		uint8_t *nb;
+	if (!k || k->cap - k->len < MAX_REC) {
+		size_t size = k ? BLOCK : FIRST_BLOCK;
 
-		if (cap < l->cap || !(nb = realloc(l->buf, cap)))
+		if (!(k = k ? ptd_huge_zalloc(size) : malloc(size)))
 			return -1;
-		l->buf = nb;
-		l->cap = cap;
+		k->next = NULL;
+		k->len = 0;
+		k->cap = size - sizeof(*k);
+		if (l->last_block)
+			l->last_block->next = k;
+		else
+			l->first = k;
+		l->last_block = k;
 	}
-	p = l->buf + l->len;
+	p = k->data + k->len;
 	*p++ = (uint8_t)((n->type & 0x3f) | (n->flags << 6));
 	p = put(p, n->time - b->time);
 	p = put(p, (uint64_t)((int64_t)n->cpu - b->cpu));
 	p = put(p, (uint64_t)((int64_t)n->pid - b->pid));
 	p = put(p, (uint64_t)((int64_t)n->tid - b->tid));
 	p = put(p, (uint64_t)((int64_t)n->np_tid - b->np_tid));
-	l->len = (size_t)(p - l->buf);
+	l->bytes += (size_t)(p - k->data) - k->len;
+	k->len = (size_t)(p - k->data);
 	l->last = *n;
 	l->n++;
 	return 0;
@@ -77,9 +106,18 @@ int ptd_notelog_next(const struct ptd_notelog *l, struct ptd_notecur *c)
 	struct ptd_noted *n = &c->n;
 	uint64_t d;
 
-	if (c->off >= l->len)
-		return 0;
-	p = l->buf + c->off;
+	if (!c->b) {
+		if (!(c->b = l->first))
+			return 0;
+		c->off = 0;
+	}
+	if (c->off >= c->b->len) {
+		if (!c->b->next)
+			return 0;
+		c->b = c->b->next;
+		c->off = 0;
+	}
+	p = c->b->data + c->off;
 	n->type = *p & 0x3f;
 	n->flags = *p++ >> 6;
 	p = get(p, &d), n->time += d;
@@ -87,6 +125,6 @@ int ptd_notelog_next(const struct ptd_notelog *l, struct ptd_notecur *c)
 	p = get(p, &d), n->pid = (int32_t)((int64_t)n->pid + (int64_t)d);
 	p = get(p, &d), n->tid = (int32_t)((int64_t)n->tid + (int64_t)d);
 	p = get(p, &d), n->np_tid = (uint32_t)((int64_t)n->np_tid + (int64_t)d);
-	c->off = (size_t)(p - l->buf);
+	c->off = (size_t)(p - c->b->data);
 	return 1;
 }

@@ -3,8 +3,10 @@
  * for the replay and the decode-ahead threads to read back.
  *
  * A file of many context switches notes as many records, so they are kept
- * delta-encoded in one byte buffer (each field against the record before):
- * about 10 bytes a record instead of the 32 of struct ptd_noted. */
+ * delta-encoded in blocks of bytes (each field against the record before):
+ * about 10 bytes a record instead of the 32 of struct ptd_noted.  The
+ * blocks are in huge pages (common/hugemem.h), filled one after the
+ * other: a buffer that grew by doubling took a page fault each 4 KB. */
 #ifndef PTD_NOTELOG_H
 #define PTD_NOTELOG_H
 
@@ -23,16 +25,19 @@ struct ptd_noted {
 #define PTD_NOTED_SWITCH_OUT 1     /* the record's misc has PTD_MISC_SWITCH_OUT */
 #define PTD_NOTED_AUX_TRUNCATED 2  /* an AUX record's flags have PTD_AUX_FLAG_TRUNCATED */
 
+struct ptd_noteblock;
+
 struct ptd_notelog {
-	uint8_t *buf;
-	size_t len, cap;
+	struct ptd_noteblock *first, *last_block;
 	uint64_t n;                   /* records added */
+	size_t bytes;                 /* their bytes */
 	struct ptd_noted last;        /* the last record added */
 };
 
 /* Where a reader is: start at { 0 } (ptd_notelog_next fills it). */
 struct ptd_notecur {
-	size_t off;
+	const struct ptd_noteblock *b;  /* NULL: before the first */
+	size_t off;                   /* in b */
 	struct ptd_noted n;           /* the record read last */
 };
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hugemem.h"
 #include "formats/perf/abi.h"
 
 /* A record waits as its bytes and what its event needs besides them;
@@ -22,11 +23,15 @@
  * in, one after the other in slabs of memory: a record is written at the
  * end of the run's last slab, or of a new one, and taken from its first;
  * a slab whose records have all left is kept for the next ones (up to
- * MAX_SPARE of each size).  A run's first slab is small, the next ones
- * large: a run of one record (records in no order) takes little.  Blocks
- * malloc'd for each record, and arrays of them that grew by doubling, cost
- * more pages, and a page new to the process is dear (doc/performance.md,
- * the eighteenth and nineteenth rounds). */
+ * MAX_SPARE small ones; every large one).  A run's first slab is small,
+ * the next ones large: a run of one record (records in no order) takes
+ * little.  Blocks malloc'd for each record, and arrays of them that grew
+ * by doubling, cost more pages, and a page new to the process is dear
+ * (doc/performance.md, the eighteenth and nineteenth rounds): the large
+ * slabs are in the huge pages of common/hugemem.h, where the queue's few
+ * hundred KB of a round of context switches are one page fault, or none
+ * where the decoder's tables left room in their page, instead of one
+ * each 4 KB. */
 #define SMALL_SLAB 512
 #define LARGE_SLAB (64u << 10)
 #define MAX_SPARE 64
@@ -43,6 +48,7 @@ struct queued {
 struct ptd_ordered_slab {
 	struct ptd_ordered_slab *next;
 	size_t cap, used;           /* bytes of data */
+	int kind;                   /* 0 small, 1 large (huge pages), -1 its own size */
 	uint8_t data[];
 };
 
@@ -77,10 +83,11 @@ static struct ptd_ordered_slab *take_slab(struct ptd_ordered *o, size_t need, in
 	if (c >= 0 && (b = o->spare[c])) {
 		o->spare[c] = b->next;
 		o->nspare[c]--;
-	} else if (!(b = malloc(total))) {
+	} else if (!(b = c == 1 ? ptd_huge_zalloc(total) : malloc(total))) {
 		return NULL;
 	} else {
 		b->cap = total - sizeof(*b);
+		b->kind = c;
 	}
 	b->next = NULL;
 	b->used = 0;
@@ -89,9 +96,9 @@ static struct ptd_ordered_slab *take_slab(struct ptd_ordered *o, size_t need, in
 
 static void put_slab(struct ptd_ordered *o, struct ptd_ordered_slab *b)
 {
-	int c = b->cap == SMALL_SLAB - sizeof(*b) ? 0 : b->cap == LARGE_SLAB - sizeof(*b) ? 1 : -1;
+	int c = b->kind;
 
-	if (c < 0 || o->nspare[c] >= MAX_SPARE) {
+	if (c < 0 || (!c && o->nspare[c] >= MAX_SPARE)) {
 		free(b);
 		return;
 	}
@@ -127,7 +134,10 @@ void ptd_ordered_fini(struct ptd_ordered *o)
 	for (c = 0; c < 2; c++)
 		while ((b = o->spare[c])) {
 			o->spare[c] = b->next;
-			free(b);
+			if (c)
+				ptd_huge_free(b);
+			else
+				free(b);
 		}
 	free(o->out_buf);
 	free(o->heap);
