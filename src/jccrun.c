@@ -187,11 +187,12 @@ const struct ptd_jccrun *ptd_jccrun_get(struct ptd_jccruns *r, struct ptd_insnca
 					uint64_t off, uint64_t begin, uint64_t end,
 					uint32_t outcomes, unsigned count, uint64_t ret)
 {
-	struct ptd_jccrun *e = ptd_jccrun_slot(r, f, off, outcomes, 0);
+	struct ptd_jccrun *e;
 	const struct ptd_jccrun *run;
 
 	if (ptd_jccrun_find(r, f, off, begin, end, outcomes, count, ret, &run))
 		return run;
+	e = ptd_jccrun_slot(r, f, off, outcomes, 0);
 	if (!e || !ptd_jccrun_is(e, f, off, outcomes, 0)) {
 		/* the run from off built, then asked for again: where it is
 		 * now (the table may have been made, or grown), and with the

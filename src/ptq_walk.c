@@ -245,24 +245,16 @@ static inline __attribute__((always_inline)) const struct ptd_map *walk_map(stru
 	return walk_map_slow(w, ip);
 }
 
-/* walk_jcc where its quick test fails: the map looked up, the run built
- * or the one going on at ret looked up */
-static __attribute__((noinline)) const struct pdec_jcc_run *
-walk_jcc_slow(struct walker *w, uint64_t ip, uint64_t bits, unsigned count, uint64_t ret,
-	      uint64_t *base)
+/* walk_jcc where its quick test fails: the map looked up (the walker's
+ * cur_* then its), the run built or the one going on at ret looked up */
+static __attribute__((noinline)) const struct ptd_jccrun *
+walk_jcc_slow(struct walker *w, uint64_t ip, uint64_t bits, unsigned count, uint64_t ret)
 {
-	const struct ptd_jccrun *e;
-	uint64_t off;
-
 	if ((w->tid == -1 && ip < KERNEL_START) || !walk_map(w, ip) || !w->cur_file->data)
 		return NULL;
-	off = ip + w->cur_adj;
-	e = ptd_jccrun_get(w->jcc, w->insns, w->pinsn, w->cur_file, off, w->cur_start, w->cur_end,
-			   (uint32_t)(bits >> (64 - PDEC_JCC_MAX)), count, ret ? ret + w->cur_adj : 0);
-	if (!e || e->lo < w->cur_start || e->hi >= w->cur_end)
-		return NULL;
-	*base = ip - off;
-	return &e->run;
+	return ptd_jccrun_get(w->jcc, w->insns, w->pinsn, w->cur_file, ip + w->cur_adj,
+			      w->cur_start, w->cur_end, (uint32_t)(bits >> (64 - PDEC_JCC_MAX)),
+			      count, ret ? ret + w->cur_adj : 0);
 }
 
 /* pdec_params.walk_jcc: a run of TNT bits from ip, when the walk would
@@ -274,20 +266,18 @@ static const struct pdec_jcc_run *walk_jcc(void *ctx, uint64_t ip, uint64_t bits
 					   uint64_t ret, uint64_t *base)
 {
 	struct walker *w = ctx;
-	uint64_t off = ip + w->cur_adj;
 	const struct ptd_jccrun *e;
 
-	if (ip - w->win_lo < w->win_len && *w->now - w->win_from < w->win_tlen &&
-	    w->pid == w->win_pid && (w->tid != -1 || ip >= KERNEL_START) &&
-	    ptd_jccrun_find(w->jcc, w->cur_file, off, w->cur_start, w->cur_end,
-			    (uint32_t)(bits >> (64 - PDEC_JCC_MAX)), count,
-			    ret ? ret + w->cur_adj : 0, &e)) {
-		if (!e || e->lo < w->cur_start || e->hi >= w->cur_end)
-			return NULL;
-		*base = ip - off;
-		return &e->run;
-	}
-	return walk_jcc_slow(w, ip, bits, count, ret, base);
+	if (!(ip - w->win_lo < w->win_len && *w->now - w->win_from < w->win_tlen &&
+	      w->pid == w->win_pid && (w->tid != -1 || ip >= KERNEL_START) &&
+	      ptd_jccrun_find(w->jcc, w->cur_file, ip + w->cur_adj, w->cur_start, w->cur_end,
+			      (uint32_t)(bits >> (64 - PDEC_JCC_MAX)), count,
+			      ret ? ret + w->cur_adj : 0, &e)))
+		e = walk_jcc_slow(w, ip, bits, count, ret);
+	if (!e || e->lo < w->cur_start || e->hi >= w->cur_end)
+		return NULL;
+	*base = -w->cur_adj;   /* ip less its file offset */
+	return &e->run;
 }
 
 /* walk() where its first block is not one walked before: instruction by

@@ -405,18 +405,14 @@ int ptd_a2l_lookup(struct ptd_a2l *a, uint64_t addr, const char **file, unsigned
 
 uint64_t ptd_a2l_text_offset(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd;
 	Elf *elf;
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 	uint64_t r = 0;
 
-	if (fd < 0)
+	if (ptd_elf_load() || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return 0;
-	if (ptd_elf_load()) {
-		close(fd);
-		return 0;
-	}
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (elf && elf_kind(elf) == ELF_K_ELF && !elf_getshdrstrndx(elf, &shstrndx)) {
