@@ -11,6 +11,7 @@
  * across runs as within one. */
 #include "ordered.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,9 +49,11 @@ struct queued {
 struct ptd_ordered_slab {
 	struct ptd_ordered_slab *next;
 	size_t cap, used;           /* bytes of data */
-	int kind;                   /* 0 small, 1 large (huge pages), -1 its own size */
-	uint8_t data[];
+	long kind;                  /* 0 small, 1 large (huge pages), -1 its own size */
+	uint8_t data[];             /* 8-byte aligned: records are */
 };
+
+_Static_assert(offsetof(struct ptd_ordered_slab, data) % 8 == 0, "slab data 8-byte aligned");
 
 struct ptd_ordered_run {
 	struct ptd_ordered_slab *first, *last;
@@ -96,7 +99,7 @@ static struct ptd_ordered_slab *take_slab(struct ptd_ordered *o, size_t need, in
 
 static void put_slab(struct ptd_ordered *o, struct ptd_ordered_slab *b)
 {
-	int c = b->kind;
+	int c = (int)b->kind;
 
 	if (c < 0 || (!c && o->nspare[c] >= MAX_SPARE)) {
 		free(b);
