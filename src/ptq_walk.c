@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "addrfilter.h"
+#include "common/prefault.h"
 #include "decoders/intel-pt/overlap.h"
 #include "dsofiles.h"
 #include "formats/perf/reader.h"
@@ -32,7 +33,9 @@ static uint8_t *chunk_buf(struct queue *pq, size_t n, size_t *cap)
 		return p;
 	}
 	*cap = n <= SIZE_MAX - 65535 ? (n + 65535) & ~(size_t)65535 : n;
-	return malloc(*cap);
+	if ((p = malloc(*cap)))
+		ptd_prefault(p, n);   /* read into right away */
+	return p;
 }
 
 /* A chunk's buffer no longer used: the spare one if larger than it */

@@ -3,6 +3,8 @@
  * checked against the file size: ELF32 and ELF64, little-endian. */
 #include "symtab_priv.h"
 
+#include "common/prefault.h"
+
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -357,6 +359,7 @@ static int add_strings(struct elf *e, struct ptd_symtab *t, const struct shdr *s
 	if (!ns)
 		return bad(e, PTD_E_NOMEM, "out of memory");
 	t->strs = ns;
+	ptd_prefault(t->strs + t->strsz, str->size);
 	rc = read_at(e, t->strs + t->strsz, str->size, str->offset, "symbol string table");
 	if (rc)
 		return rc;

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/prefault.h"
+
 int ptd_symset_reserve(struct ptd_symtab *t, size_t more)
 {
 	size_t want = t->n + more, wseq = t->nseq + more, wops = t->nops + 2 * more;
@@ -28,6 +30,7 @@ int ptd_symset_reserve(struct ptd_symtab *t, size_t more)
 			return -1;
 		t->syms = s;
 		t->cap = want;
+		ptd_prefault(s + t->n, more * sizeof(*s));   /* filled next */
 	}
 	{
 		uint64_t *k = realloc(t->keys, (wseq ? wseq : 1) * sizeof(*k));
@@ -35,6 +38,7 @@ int ptd_symset_reserve(struct ptd_symtab *t, size_t more)
 		if (!k)
 			return -1;
 		t->keys = k;
+		ptd_prefault(k + t->nseq, more * sizeof(*k));
 	}
 	if (wops > t->capops) {
 		uint32_t *o = realloc(t->ops, (wops ? wops : 1) * sizeof(*o));
@@ -43,6 +47,7 @@ int ptd_symset_reserve(struct ptd_symtab *t, size_t more)
 			return -1;
 		t->ops = o;
 		t->capops = wops;
+		ptd_prefault(o + t->nops, 2 * more * sizeof(*o));
 	}
 	return 0;
 }
@@ -115,6 +120,7 @@ static int sort_syms(struct ptd_symtab *t)
 	out = malloc(n * sizeof(*out));
 	if (!out)
 		return -1;
+	ptd_prefault(out, n * sizeof(*out));
 	if (p < n / 2) {
 		r = radix_sort(a, out, n);
 		free(r == a ? out : a);
@@ -127,6 +133,7 @@ static int sort_syms(struct ptd_symtab *t)
 		free(out);
 		return -1;
 	}
+	ptd_prefault(tail, (n - p) * sizeof(*tail));
 	r = radix_sort(a + p, tail, n - p);
 	for (i = 0, j = 0, k = 0; k < n; k++)
 		out[k] = j == n - p || (i < p && a[i].start <= r[j].start) ? a[i++] : r[j++];

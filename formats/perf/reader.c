@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/prefault.h"
 #include "formats/perf/abi.h"
 #include "formats/perf/cursor.h"
 #include "formats/perf/decomp.h"
@@ -89,6 +90,10 @@ const uint8_t *ptd_reader_window(struct ptd_reader *r, uint64_t off, size_t len,
 			ptd_err_set(err, PTD_E_TRUNCATED, "file ends at offset %#llx",
 				    (unsigned long long)r->hdr.file_size);
 			return NULL;
+		}
+		if (want > r->win_faulted) {
+			ptd_prefault(r->win + r->win_faulted, want - r->win_faulted);
+			r->win_faulted = want;
 		}
 		if (ptd_reader_pread(r, off, r->win, want, err))
 			return NULL;

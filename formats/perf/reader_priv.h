@@ -21,6 +21,7 @@ struct ptd_reader {
 	uint8_t *win;                 /* window over the input */
 	uint64_t win_off;             /* input offset of win[0] */
 	size_t win_len;
+	size_t win_faulted;           /* bytes of win faulted in (prefault.h) */
 	size_t idx_next;              /* file: the AUXTRACE index entry whose payload
 	                                 ends the next window read (next_payload) */
 	uint64_t pos;                 /* offset of the next record */
