@@ -113,15 +113,15 @@ static inline void ptd_put_hex(FILE *out, uint64_t v, int width)
 		*--p = "0123456789abcdef"[v];
 	n = (int)(end - p);
 	if (n < width) {
-		ptd_put_pad(out, ' ', width - (int)sizeof(buf));
+		ptd_put_spaces(out, width - (int)sizeof(buf));
 		n = width < (int)sizeof(buf) ? width : (int)sizeof(buf);
 	}
 	ptd_write(out, end - n, (size_t)n);
 }
 
 /* v in decimal, right-aligned in width columns, padded with pad (' ' as
- * "%*" PRIu64, '0' as "%0*" PRIu64) */
-static inline void ptd_put_udec(FILE *out, uint64_t v, int width, char pad)
+ * "%*" PRIu64, '0' as "%0*" PRIu64); the columns written */
+static inline int ptd_put_udec(FILE *out, uint64_t v, int width, char pad)
 {
 	static const char pairs[201] = "00010203040506070809101112131415161718192021222324"
 				       "25262728293031323334353637383940414243444546474849"
@@ -144,11 +144,14 @@ static inline void ptd_put_udec(FILE *out, uint64_t v, int width, char pad)
 		*--p = (char)('0' + v);
 	}
 	n = (int)(end - p);
-	if (n < width) {
-		ptd_put_pad(out, pad, width - (int)sizeof(buf));
-		n = width < (int)sizeof(buf) ? width : (int)sizeof(buf);
+	if (n >= width) {
+		ptd_write(out, p, (size_t)n);
+		return n;
 	}
+	ptd_put_pad(out, pad, width - (int)sizeof(buf));
+	n = width < (int)sizeof(buf) ? width : (int)sizeof(buf);
 	ptd_write(out, end - n, (size_t)n);
+	return width;
 }
 
 /* "%*d" (pad ' ') or "%0*d" (pad '0') */
@@ -163,20 +166,10 @@ static inline void ptd_put_int(FILE *out, int v, int width, char pad)
 /* "%-*d" */
 static inline void ptd_put_int_left(FILE *out, int v, int width)
 {
-	char buf[16];
-	int n;
-
-	if (v < 0) {
+	if (v < 0)
 		fprintf(out, "%-*d", width, v);
-		return;
-	}
-	n = 0;
-	do {
-		buf[15 - n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	ptd_write(out, buf + 16 - n, (size_t)n);
-	ptd_put_spaces(out, width - n);
+	else
+		ptd_put_spaces(out, width - ptd_put_udec(out, (uint64_t)v, 0, ' '));
 }
 
 /* "%*s" (width > 0: right-aligned) or "%-*s" (width < 0: left-aligned) */

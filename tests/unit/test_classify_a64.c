@@ -15,6 +15,7 @@
 #include "tests/tap.h"
 #include "tools/record/classify.h"
 #include "tools/record/elfimage.h"
+#include "xorshift.h"
 
 #define IP 0x400000u
 #define NONE PTD_X_NONE
@@ -322,10 +323,7 @@ static void against_capstone(struct ptd_classifier *c)
 		for (unsigned i = 0; i < (1u << 20); i++) {
 			uint32_t w;
 
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			w = (uint32_t)(x >> 16);
+			w = (uint32_t)(xorshift64(&x) >> 16);
 			if (g)
 				w = (w & ~0x1c000000u) | 0x14000000u;   /* bits 28:26 = 101 */
 			compare(c, cs, ci, w, IP + 4 * (uint64_t)(i & 0xffff), &m);

@@ -13,16 +13,14 @@
 
 #include "formats/out/fmtnum.h"
 #include "tests/tap.h"
+#include "xorshift.h"
 
 #define NV 400
 
 static uint64_t x = 0x9e3779b97f4a7c15ULL;
 static uint64_t rnd(void)
 {
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return x;
+	return xorshift64(&x);
 }
 
 struct out {

@@ -11,6 +11,7 @@
 
 #include "ordered.h"
 #include "tests/tap.h"
+#include "xorshift.h"
 
 #define N 20000
 
@@ -22,10 +23,7 @@ struct rec {
 static uint64_t x = 0x9e3779b97f4a7c15ULL;
 static uint64_t rnd(void)
 {
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return x;
+	return xorshift64(&x);
 }
 
 static int by_ts(const void *a, const void *b)

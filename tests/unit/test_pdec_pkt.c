@@ -22,6 +22,7 @@ int main(void)
 #include "tests/tap.h"
 
 #include <errno.h>
+#include "xorshift.h"
 
 /* PAD, MTC 0x12, TNT (2 bits), CYC 3, TIP (IPC 1), CBR 0x1f, TSC */
 static const uint8_t piece_a[] = {
@@ -139,10 +140,7 @@ int main(void)
 
 			buf[0] = (uint8_t)b;
 			for (i = 1; i < sizeof(buf); i++) {
-				x ^= x << 13;
-				x ^= x >> 7;
-				x ^= x << 17;
-				buf[i] = (uint8_t)x;
+				buf[i] = (uint8_t)xorshift64(&x);
 			}
 			if (b == 2 && rep % 2) {   /* long TNT, some with few bits or none */
 				buf[1] = 0xa3;

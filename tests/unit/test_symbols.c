@@ -13,6 +13,7 @@
 #include "symbols.h"
 #include "symtab_priv.h"
 #include "tests/tap.h"
+#include "xorshift.h"
 
 static char dir[] = "/tmp/ptd-test-symbols.XXXXXX";
 static const char *top;
@@ -204,7 +205,7 @@ static void test_sort(void)
 		/* round even: sorted (repeated starts in seq order), then a
 		 * tail appended; odd: all in random order */
 		for (i = 0; i < n; i++) {
-			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			xorshift64(&x);
 			if (round % 2)
 				start = 0x1000 + x % 4096 * (round % 3 ? 16 : 0x10001);
 			else if (x % 4)
@@ -212,7 +213,7 @@ static void test_sort(void)
 			ptd_symset_insert(t, start, start + 16, 0, STB_GLOBAL);
 		}
 		for (i = 0; !(round % 2) && i < tail; i++) {
-			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			xorshift64(&x);
 			/* half of them at a start the table has */
 			start = x % 2 ? t->syms[x / 2 % n].start : 0x1000 + x % 8192 * 8;
 			ptd_symset_insert(t, start, start + 8, 0, STB_GLOBAL);

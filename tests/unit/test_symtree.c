@@ -10,6 +10,7 @@
 
 #include "symtree.h"
 #include "tests/tap.h"
+#include "xorshift.h"
 
 #define N 600
 
@@ -250,10 +251,7 @@ static uint64_t rng = 88172645463325252ull;
 
 static uint64_t next_rand(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return xorshift64(&rng);
 }
 
 static void random_runs(void)

@@ -27,6 +27,7 @@ int main(void)
 #include "decoders/intel-pt/pinsn.h"
 #include "decoders/intel-pt/x86len.h"
 #include "tests/tap.h"
+#include "xorshift.h"
 
 struct tally {
 	csh cs;
@@ -147,10 +148,7 @@ static int sweep(struct dl_phdr_info *info, size_t sz, void *data)
 static uint64_t x = 0x2545f4914f6cdd1dULL;
 static uint8_t rnd(void)
 {
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return (uint8_t)(x >> 24);
+	return (uint8_t)(xorshift64(&x) >> 24);
 }
 
 /* The walk's decoder (pinsn.c) loads capstone for what x86len.c leaves to
