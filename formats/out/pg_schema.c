@@ -152,6 +152,9 @@ const char *const ptd_pg_views[] = {
 
 #define FK(name, col, table) "ADD CONSTRAINT " name " FOREIGN KEY (" col ") REFERENCES " table " (id)"
 #define IDFK(t) "ALTER TABLE " t " " FK("idfk", "id", "samples")
+/* the keys of the two large tables, checked after the load (ptd_pg_checks) */
+#define NV " NOT VALID"
+#define CHECK(t, name) "ALTER TABLE " t " VALIDATE CONSTRAINT " name ";"
 
 const char *const ptd_pg_keys[] = {
 	"ALTER TABLE selected_events ADD PRIMARY KEY (id)",
@@ -179,17 +182,17 @@ const char *const ptd_pg_keys[] = {
 	FK("threadfk", "thread_id", "threads"),
 	"ALTER TABLE dsos " FK("machinefk", "machine_id", "machines"),
 	"ALTER TABLE symbols " FK("dsofk", "dso_id", "dsos"),
-	"ALTER TABLE samples " FK("evselfk", "evsel_id", "selected_events") ", "
-	FK("machinefk", "machine_id", "machines") ", " FK("threadfk", "thread_id", "threads") ", "
-	FK("commfk", "comm_id", "comms") ", " FK("dsofk", "dso_id", "dsos") ", "
-	FK("symbolfk", "symbol_id", "symbols") ", " FK("todsofk", "to_dso_id", "dsos") ", "
-	FK("tosymbolfk", "to_symbol_id", "symbols"),
+	"ALTER TABLE samples " FK("evselfk", "evsel_id", "selected_events") NV ", "
+	FK("machinefk", "machine_id", "machines") NV ", " FK("threadfk", "thread_id", "threads") NV ", "
+	FK("commfk", "comm_id", "comms") NV ", " FK("dsofk", "dso_id", "dsos") NV ", "
+	FK("symbolfk", "symbol_id", "symbols") NV ", " FK("todsofk", "to_dso_id", "dsos") NV ", "
+	FK("tosymbolfk", "to_symbol_id", "symbols") NV,
 	"ALTER TABLE call_paths " FK("parentfk", "parent_id", "call_paths") ", "
 	FK("symbolfk", "symbol_id", "symbols"),
-	"ALTER TABLE calls " FK("threadfk", "thread_id", "threads") ", "
-	FK("commfk", "comm_id", "comms") ", " FK("call_pathfk", "call_path_id", "call_paths") ", "
-	FK("callfk", "call_id", "samples") ", " FK("returnfk", "return_id", "samples") ", "
-	FK("parent_call_pathfk", "parent_call_path_id", "call_paths"),
+	"ALTER TABLE calls " FK("threadfk", "thread_id", "threads") NV ", "
+	FK("commfk", "comm_id", "comms") NV ", " FK("call_pathfk", "call_path_id", "call_paths") NV ", "
+	FK("callfk", "call_id", "samples") NV ", " FK("returnfk", "return_id", "samples") NV ", "
+	FK("parent_call_pathfk", "parent_call_path_id", "call_paths") NV,
 	"CREATE INDEX pcpid_idx ON calls (parent_call_path_id)",
 	"CREATE INDEX pid_idx ON calls (parent_id)",
 	"ALTER TABLE comms ADD has_calls boolean",
@@ -199,4 +202,12 @@ const char *const ptd_pg_keys[] = {
 	FK("toutfk", "thread_out_id", "threads") ", " FK("tinfk", "thread_in_id", "threads") ", "
 	FK("coutfk", "comm_out_id", "comms") ", " FK("cinfk", "comm_in_id", "comms"),
 	NULL
+};
+
+const char *const ptd_pg_checks[2] = {
+	CHECK("samples", "evselfk") CHECK("samples", "machinefk") CHECK("samples", "threadfk")
+	CHECK("samples", "commfk") CHECK("samples", "dsofk") CHECK("samples", "symbolfk")
+	CHECK("samples", "todsofk") CHECK("samples", "tosymbolfk"),
+	CHECK("calls", "threadfk") CHECK("calls", "commfk") CHECK("calls", "call_pathfk")
+	CHECK("calls", "callfk") CHECK("calls", "returnfk") CHECK("calls", "parent_call_pathfk"),
 };

@@ -23,6 +23,7 @@ struct ptd_pq {
 	int (*ntuples)(const PGresult *);
 	void (*clear)(PGresult *);
 	PGresult *(*getResult)(PGconn *);
+	int (*sendQuery)(PGconn *, const char *);
 	int (*putCopyData)(PGconn *, const char *, int);
 	int (*putCopyEnd)(PGconn *, const char *);
 	char *(*escapeIdentifier)(PGconn *, const char *, size_t);
@@ -48,6 +49,7 @@ int ptd_pq_load(struct ptd_err *err);
 #define PQntuples ptd_pq.ntuples
 #define PQclear ptd_pq.clear
 #define PQgetResult ptd_pq.getResult
+#define PQsendQuery ptd_pq.sendQuery
 #define PQputCopyData ptd_pq.putCopyData
 #define PQputCopyEnd ptd_pq.putCopyEnd
 #define PQescapeIdentifier ptd_pq.escapeIdentifier
