@@ -1,7 +1,9 @@
 /* perf's PostgreSQL export database: see pg.h. */
+#define _GNU_SOURCE   /* fopencookie */
 #include "pg.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +22,8 @@ struct ptd_pg {
 	PQconninfoOption *opts;       /* the conninfo, parsed */
 	char *dbname;
 	int replace, created, progress;
-	FILE *spool[PTD_DB_NTABLES];
+	FILE *spool[PTD_DB_NTABLES];   /* samples': the COPY itself (begin_load) */
+	int copying;                  /* COPY samples FROM STDIN in progress */
 	uint64_t rows[PTD_DB_NTABLES];
 	struct ptd_pg_col cols[PTD_DB_NTABLES][MAXCOLS];
 };
@@ -161,6 +164,7 @@ static int create_db(struct ptd_pg *d, struct ptd_err *err)
 static int pg_row(struct ptd_db *db, enum ptd_db_table t, const struct ptd_db_val *v,
 		  struct ptd_err *err);
 static int pg_finish(struct ptd_db *db, struct ptd_err *err);
+static int begin_load(struct ptd_pg *d, struct ptd_err *err);
 
 static const struct ptd_db_ops pg_ops = { pg_row, pg_finish, pg_abort };
 
@@ -220,7 +224,8 @@ int ptd_pg_open(struct ptd_db **out, const char *conninfo, int replace, int quie
 		return rc;
 	}
 	if ((rc = exec(d, d->conn, "SET client_min_messages TO WARNING; "
-		       "SET client_encoding TO 'UTF8'", err))) {
+		       "SET client_encoding TO 'UTF8'", err)) ||
+	    (rc = begin_load(d, err))) {
 		pg_abort(&d->base);
 		return rc;
 	}
@@ -335,12 +340,26 @@ static int tidy(struct ptd_pg *d, struct ptd_err *err)
 	return 0;
 }
 
-/* everything in one transaction but the checks of the large tables' foreign
- * keys (check_keys): should one fail, a database created is dropped
- * (pg_abort), one replaced keeps its new rows with keys NOT VALID */
-static int load(struct ptd_pg *d, struct ptd_err *err)
+/* COPY data of samples as stdio writes it (fopencookie) */
+static ssize_t copy_write(void *cookie, const char *buf, size_t n)
 {
+	struct ptd_pg *d = cookie;
+
+	if (!d->conn || !d->copying || n > INT_MAX || PQputCopyData(d->conn, buf, (int)n) != 1)
+		return -1;
+	return (ssize_t)n;
+}
+
+/* The transaction begun, the schema made, and COPY samples FROM STDIN
+ * started: samples' rows go to the server as they are made, which parses
+ * and stores them while the trace is decoded (on another core), instead
+ * of from a temporary file after it; the other tables' rows are spooled
+ * (one COPY at a time on a connection). */
+static int begin_load(struct ptd_pg *d, struct ptd_err *err)
+{
+	static const cookie_io_functions_t io = { .write = copy_write };
 	char sql[2048];
+	PGresult *r;
 	size_t i;
 	int rc;
 
@@ -372,6 +391,52 @@ static int load(struct ptd_pg *d, struct ptd_err *err)
 	for (i = 0; ptd_pg_views[i]; i++)
 		if ((rc = exec(d, d->conn, ptd_pg_views[i], err)))
 			return rc;
+	r = PQexec(d->conn, "COPY samples FROM STDIN");
+	if (PQresultStatus(r) != PGRES_COPY_IN) {
+		rc = fail(d, d->conn, r, "COPY samples FROM STDIN", err);
+		PQclear(r);
+		return rc;
+	}
+	PQclear(r);
+	d->copying = 1;
+	if (!(d->spool[PTD_DB_SAMPLES] = fopencookie(d, "w", io)))
+		return ptd_err_set(err, PTD_E_NOMEM, "out of memory");
+	setvbuf(d->spool[PTD_DB_SAMPLES], NULL, _IOFBF, 65536);
+	return 0;
+}
+
+/* COPY samples ended: the rest of its rows sent, and the server's answer */
+static int end_copy(struct ptd_pg *d, struct ptd_err *err)
+{
+	FILE *f = d->spool[PTD_DB_SAMPLES];
+	PGresult *r;
+	int bad, rc = 0;
+
+	d->spool[PTD_DB_SAMPLES] = NULL;
+	bad = fflush(f) != 0 || ferror(f);
+	fclose(f);
+	d->copying = 0;
+	if (PQputCopyEnd(d->conn, bad ? "sending the rows failed" : NULL) != 1)
+		return fail(d, d->conn, NULL, "COPY samples FROM STDIN", err);
+	while ((r = PQgetResult(d->conn))) {
+		if (!rc && PQresultStatus(r) != PGRES_COMMAND_OK)
+			rc = fail(d, d->conn, r, "COPY samples FROM STDIN", err);
+		PQclear(r);
+	}
+	return rc;
+}
+
+/* everything in one transaction (begun by begin_load) but the checks of
+ * the large tables' foreign keys (check_keys): should one fail, a
+ * database created is dropped (pg_abort), one replaced keeps its new rows
+ * with keys NOT VALID */
+static int load(struct ptd_pg *d, struct ptd_err *err)
+{
+	size_t i;
+	int rc;
+
+	if ((rc = end_copy(d, err)))
+		return rc;
 	for (i = 0; i < PTD_DB_NTABLES; i++)
 		if ((rc = copy_table(d, (enum ptd_db_table)i, err)))
 			return rc;
