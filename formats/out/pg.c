@@ -391,6 +391,9 @@ static int begin_load(struct ptd_pg *d, struct ptd_err *err)
 	for (i = 0; ptd_pg_views[i]; i++)
 		if ((rc = exec(d, d->conn, ptd_pg_views[i], err)))
 			return rc;
+	/* its key first: the index is built as the rows come */
+	if ((rc = exec(d, d->conn, "ALTER TABLE samples ADD PRIMARY KEY (id)", err)))
+		return rc;
 	r = PQexec(d->conn, "COPY samples FROM STDIN");
 	if (PQresultStatus(r) != PGRES_COPY_IN) {
 		rc = fail(d, d->conn, r, "COPY samples FROM STDIN", err);

@@ -165,7 +165,6 @@ const char *const ptd_pg_keys[] = {
 	"ALTER TABLE dsos ADD PRIMARY KEY (id)",
 	"ALTER TABLE symbols ADD PRIMARY KEY (id)",
 	"ALTER TABLE branch_types ADD PRIMARY KEY (id)",
-	"ALTER TABLE samples ADD PRIMARY KEY (id)",
 	"ALTER TABLE call_paths ADD PRIMARY KEY (id)",
 	"ALTER TABLE calls ADD PRIMARY KEY (id)",
 	"ALTER TABLE ptwrite ADD PRIMARY KEY (id)",
