@@ -51,7 +51,7 @@ static const char *long_name(void *ctx, const struct ptd_map *map)
 }
 
 int ptd_export_run_open(struct ptd_export_run **out, enum ptd_db_kind kind, const char *target,
-			int replace, int quiet, struct ptd_err *err)
+			int replace, int quiet, int writer, struct ptd_err *err)
 {
 	struct ptd_export_run *x = calloc(1, sizeof(*x));
 	int rc;
@@ -60,7 +60,7 @@ int ptd_export_run_open(struct ptd_export_run **out, enum ptd_db_kind kind, cons
 	if (!x)
 		return ptd_err_set(err, PTD_E_NOMEM, "out of memory");
 	x->switches = (struct ptd_vec)PTD_VEC_INIT(sizeof(struct xswitch));
-	if ((rc = ptd_db_open(&x->db, kind, target, replace, quiet, err))) {
+	if ((rc = ptd_db_open(&x->db, kind, target, replace, quiet, writer, err))) {
 		free(x);
 		return rc;
 	}

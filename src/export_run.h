@@ -15,9 +15,10 @@ struct ptd_export_run;
 
 /* Open the database (db.h's ptd_db_open: sqlite.h's and pg.h's rules for
  * one that exists).  Returns 0, -PTD_E_INVAL (it exists), -PTD_E_UNSUPPORTED
- * (no such backend in this build), -PTD_E_IO. */
+ * (no such backend in this build), -PTD_E_IO.  writer: SQLite's rows
+ * written on a thread of their own. */
 int ptd_export_run_open(struct ptd_export_run **out, enum ptd_db_kind kind, const char *target,
-			int replace, int quiet, struct ptd_err *err);
+			int replace, int quiet, int writer, struct ptd_err *err);
 /* Keep what the export needs of a record as the session reads it (the
  * context switches).  Returns 0 or -PTD_E_NOMEM. */
 int ptd_export_run_note(struct ptd_export_run *x, const struct ptd_event *ev);

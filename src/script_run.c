@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/err.h"
 #include "disasm.h"
@@ -419,8 +420,11 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 		ptd_views_itrace(r.views, &it);
 	}
 	if (o->export_kind) {
+		/* the rows written on a thread of their own but with -j 1 */
+		int writer = o->jobs > 1 || (o->jobs <= 0 && sysconf(_SC_NPROCESSORS_ONLN) > 1);
+
 		if (ptd_export_run_open(&r.exp, (enum ptd_db_kind)o->export_kind, o->export_target,
-					o->export_replace, o->quiet, &err)) {
+					o->export_replace, o->quiet, writer, &err)) {
 			fprintf(stderr, "ptdecode: %s\n", err.msg);
 			status = err.code == PTD_E_INVAL || err.code == PTD_E_UNSUPPORTED ? 1 : 2;
 			goto out;

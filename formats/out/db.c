@@ -1,6 +1,7 @@
 /* The export's tables and backends: see db.h. */
 #include "db.h"
 
+#include "db_thread.h"
 #include "pg.h"
 #include "sqlite.h"
 
@@ -39,15 +40,23 @@ unsigned ptd_db_columns(enum ptd_db_table t)
 }
 
 int ptd_db_open(struct ptd_db **out, enum ptd_db_kind kind, const char *target, int replace,
-		int quiet, struct ptd_err *err)
+		int quiet, int writer, struct ptd_err *err)
 {
+	int rc;
+
 	*out = NULL;
 	switch (kind) {
 	case PTD_DB_SQLITE:
-		return ptd_sqlite_open(out, target, replace, err);
+		/* SQLite's inserts on the second core; PostgreSQL's server takes
+		 * it already (its COPY of samples while the trace is decoded) */
+		if (!(rc = ptd_sqlite_open(out, target, replace, err)) && writer)
+			ptd_db_threaded(out);
+		break;
 	case PTD_DB_POSTGRESQL:
-		return ptd_pg_open(out, target, replace, quiet, err);
+		rc = ptd_pg_open(out, target, replace, quiet, err);
+		break;
 	default:
 		return ptd_err_set(err, PTD_E_INVAL, "no export database kind given");
 	}
+	return rc;
 }

@@ -62,9 +62,10 @@ unsigned ptd_db_columns(enum ptd_db_table t);
 /* Open the sink of kind for target (a file name, a libpq conninfo string):
  * -PTD_E_INVAL when the target exists and replace is 0 (or is malformed),
  * -PTD_E_UNSUPPORTED when this build lacks the backend, -PTD_E_IO when the
- * database fails (err says why).  quiet: no progress on stderr. */
+ * database fails (err says why).  quiet: no progress on stderr; writer:
+ * SQLite's rows written on a thread of their own (db_thread.h). */
 int ptd_db_open(struct ptd_db **out, enum ptd_db_kind kind, const char *target, int replace,
-		int quiet, struct ptd_err *err);
+		int quiet, int writer, struct ptd_err *err);
 
 static inline int ptd_db_row(struct ptd_db *db, enum ptd_db_table t, const struct ptd_db_val *v,
 			     struct ptd_err *err)
