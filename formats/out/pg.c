@@ -262,6 +262,9 @@ static int pg_row(struct ptd_db *db, enum ptd_db_table t, const struct ptd_db_va
 				   "(TMPDIR): %s", strerror(errno));
 	ptd_pg_copy_row(d->spool[t], d->cols[t], ptd_db_columns(t), v);
 	d->rows[t]++;
+	/* the server gone while samples' rows stream: no use decoding on */
+	if (t == PTD_DB_SAMPLES && ferror(d->spool[t]))
+		return fail(d, d->conn, NULL, "COPY samples FROM STDIN", err);
 	return 0;
 }
 
