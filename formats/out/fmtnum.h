@@ -129,7 +129,7 @@ static inline int ptd_put_udec(FILE *out, uint64_t v, int width, char pad)
 				       "75767778798081828384858687888990919293949596979899";
 	char buf[PTD_NUMBUF];
 	char *end = buf + sizeof(buf), *p = end;
-	int n;
+	int n, cols;
 
 	memset(buf, pad, sizeof(buf));
 	while (v >= 100) {
@@ -144,14 +144,13 @@ static inline int ptd_put_udec(FILE *out, uint64_t v, int width, char pad)
 		*--p = (char)('0' + v);
 	}
 	n = (int)(end - p);
-	if (n >= width) {
-		ptd_write(out, p, (size_t)n);
-		return n;
+	cols = n < width ? width : n;
+	if (n < width) {
+		ptd_put_pad(out, pad, width - (int)sizeof(buf));
+		n = width < (int)sizeof(buf) ? width : (int)sizeof(buf);
 	}
-	ptd_put_pad(out, pad, width - (int)sizeof(buf));
-	n = width < (int)sizeof(buf) ? width : (int)sizeof(buf);
 	ptd_write(out, end - n, (size_t)n);
-	return width;
+	return cols;
 }
 
 /* "%*d" (pad ' ') or "%0*d" (pad '0') */
