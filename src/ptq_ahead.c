@@ -295,8 +295,7 @@ static void undo(struct ptd_ptq *q)
 	free_ahead(q);
 }
 
-/* -j's default: the online CPUs (1 when unknown) */
-static unsigned online_cpus(void)
+unsigned ptd_online_cpus(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -325,7 +324,7 @@ int ptd_ahead_start(struct ptd_ptq *q)
 	struct ptd_ahead *ah;
 	struct ptd_split *sp = NULL;
 	struct queue *only = NULL;
-	unsigned jobs = q->cfg->jobs ? q->cfg->jobs : online_cpus();
+	unsigned jobs = q->cfg->jobs ? q->cfg->jobs : ptd_online_cpus();
 	uint64_t bytes = 0;
 	size_t i, j, nq = 0;
 

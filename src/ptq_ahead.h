@@ -45,6 +45,9 @@
  * the nineteenth round); not measured in between */
 #define PTD_AHEAD_RECORD_BYTES 512u
 
+/* -j's default: the online CPUs (1 when unknown, at most 1024) */
+unsigned ptd_online_cpus(void);
+
 /* Start the threads when the queues of q (set up, not yet decoded) can be
  * decoded ahead: min(jobs, queues) threads, each queue's walker and ahead
  * set.  Returns 0 (threads started or serial decoding), or -1 when

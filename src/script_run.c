@@ -25,6 +25,7 @@
 #include "itrace.h"
 #include "progress.h"
 #include "ptq.h"
+#include "ptq_ahead.h"
 #include "ptq_conf.h"
 #include "rangeq.h"
 #include "brinsn.h"
@@ -421,7 +422,7 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	}
 	if (o->export_kind) {
 		/* the rows written on a thread of their own but with -j 1 */
-		int writer = o->jobs > 1 || (o->jobs <= 0 && sysconf(_SC_NPROCESSORS_ONLN) > 1);
+		int writer = (o->jobs > 0 ? (unsigned)o->jobs : ptd_online_cpus()) > 1;
 
 		if (ptd_export_run_open(&r.exp, (enum ptd_db_kind)o->export_kind, o->export_target,
 					o->export_replace, o->quiet, writer, &err)) {

@@ -169,6 +169,7 @@ static int th_row(struct ptd_db *db, enum ptd_db_table t, const struct ptd_db_va
 {
 	struct ptd_db_thread *d = (struct ptd_db_thread *)db;
 	unsigned i, n = ptd_db_columns(t);
+	uint32_t lens[32];
 	size_t need = 1;
 	uint8_t *p;
 
@@ -183,6 +184,7 @@ static int th_row(struct ptd_db *db, enum ptd_db_table t, const struct ptd_db_va
 
 		if (len > UINT32_MAX - 1)
 			return ptd_err_set(err, PTD_E_LIMIT, "export: a string of %zu bytes", len);
+		lens[i] = (uint32_t)len;
 		need += 1 + (v[i].type == 's' ? (v[i].s ? 4 + len + 1 : 0) : 8);
 	}
 	if (!d->cur || d->cur->cap - d->cur->len < need) {
@@ -194,13 +196,12 @@ static int th_row(struct ptd_db *db, enum ptd_db_table t, const struct ptd_db_va
 	*p++ = (uint8_t)t;
 	for (i = 0; i < n; i++) {
 		if (v[i].type == 's') {
-			uint32_t len;
+			uint32_t len = lens[i];
 
 			if (!v[i].s) {
 				*p++ = 'n';
 				continue;
 			}
-			len = (uint32_t)strlen(v[i].s);
 			*p++ = 's';
 			memcpy(p, &len, 4);
 			memcpy(p + 4, v[i].s, (size_t)len + 1);

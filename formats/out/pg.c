@@ -23,7 +23,6 @@ struct ptd_pg {
 	char *dbname;
 	int replace, created, progress;
 	FILE *spool[PTD_DB_NTABLES];   /* samples': the COPY itself (begin_load) */
-	int copying;                  /* COPY samples FROM STDIN in progress */
 	uint64_t rows[PTD_DB_NTABLES];
 	struct ptd_pg_col cols[PTD_DB_NTABLES][MAXCOLS];
 };
@@ -348,7 +347,7 @@ static ssize_t copy_write(void *cookie, const char *buf, size_t n)
 {
 	struct ptd_pg *d = cookie;
 
-	if (!d->conn || !d->copying || n > INT_MAX || PQputCopyData(d->conn, buf, (int)n) != 1)
+	if (!d->conn || n > INT_MAX || PQputCopyData(d->conn, buf, (int)n) != 1)
 		return -1;
 	return (ssize_t)n;
 }
@@ -404,7 +403,6 @@ static int begin_load(struct ptd_pg *d, struct ptd_err *err)
 		return rc;
 	}
 	PQclear(r);
-	d->copying = 1;
 	if (!(d->spool[PTD_DB_SAMPLES] = fopencookie(d, "w", io)))
 		return ptd_err_set(err, PTD_E_NOMEM, "out of memory");
 	setvbuf(d->spool[PTD_DB_SAMPLES], NULL, _IOFBF, 65536);
@@ -421,7 +419,6 @@ static int end_copy(struct ptd_pg *d, struct ptd_err *err)
 	d->spool[PTD_DB_SAMPLES] = NULL;
 	bad = fflush(f) != 0 || ferror(f);
 	fclose(f);
-	d->copying = 0;
 	if (PQputCopyEnd(d->conn, bad ? "sending the rows failed" : NULL) != 1)
 		return fail(d, d->conn, NULL, "COPY samples FROM STDIN", err);
 	while ((r = PQgetResult(d->conn))) {
