@@ -65,7 +65,7 @@ void ptd_ahead_produce(struct ptd_ptq *q, struct ptd_ahead_q *a, struct ptd_psta
 			continue;
 		case SETUP:
 			st = ptd_pdec_decode_to(pq->dec, 0, KERNEL_START);
-			*out = *st;
+			ptd_pstate_copy(out, st);
 			if (st->err == PDEC_ERR_NODATA) {
 				a->done = 1;
 			} else if (!st->err && st->timestamp) {
@@ -80,7 +80,7 @@ void ptd_ahead_produce(struct ptd_ptq *q, struct ptd_ahead_q *a, struct ptd_psta
 			 * the queue sooner, finds the skipped timestamps listed */
 			sb = q->skip_branches && a->timestamp < a->bound ? a->bound : 0;
 			st = ptd_pdec_decode_to(pq->dec, sb, KERNEL_START);
-			*out = *st;
+			ptd_pstate_copy(out, st);
 			if (st->err == PDEC_ERR_NODATA) {
 				a->done = 1;
 				return;

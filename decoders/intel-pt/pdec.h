@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* What a state reports (bits of ptd_pstate.type), as perf's
  * intel_pt_sample_type. */
@@ -196,16 +197,25 @@ struct ptd_pstate {
 	uint64_t psb_offset;    /* trace position of the last PSB walked */
 	uint64_t skipped_timestamp;   /* ptd_pdec_decode_to(): the largest timestamp of
 	                                 the states it skipped before this one, 0 if none */
-	/* and with ptd_pdec_list_skipped(): each timestamp at which that
-	 * largest one rose, in order; after PDEC_SKIPPED_TS of them no state
-	 * with a later timestamp is skipped */
-	unsigned n_skipped_ts;
-	uint64_t skipped_ts[PDEC_SKIPPED_TS];
 	uint64_t pos;           /* trace position of the current packet (of an error: where it was found) */
 	int from_nr, to_nr;
 	uint8_t insn_op, insn_len;
 	uint8_t insn[PDEC_INSN_BUF_SZ];
+	/* and with ptd_pdec_list_skipped(): each timestamp at which that
+	 * largest one rose, in order; after PDEC_SKIPPED_TS of them no state
+	 * with a later timestamp is skipped.  Last: a copy of the state may
+	 * end after the n_skipped_ts used (ptd_pstate_copy). */
+	unsigned n_skipped_ts;
+	uint64_t skipped_ts[PDEC_SKIPPED_TS];
 };
+
+/* *t = *s, but for the entries of skipped_ts past n_skipped_ts */
+static inline void ptd_pstate_copy(struct ptd_pstate *t, const struct ptd_pstate *s)
+{
+	memcpy(t, s, offsetof(struct ptd_pstate, skipped_ts) +
+		     (s->n_skipped_ts < PDEC_SKIPPED_TS ? s->n_skipped_ts : PDEC_SKIPPED_TS) *
+			     sizeof(s->skipped_ts[0]));
+}
 
 struct ptd_pdec;
 
