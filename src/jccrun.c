@@ -1,6 +1,7 @@
 /* Runs of conditional branches (jccrun.h). */
 #include "jccrun.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "common/hugemem.h"
@@ -208,7 +209,12 @@ const struct ptd_jccrun *ptd_jccrun_get(struct ptd_jccruns *r, struct ptd_insnca
 
 void ptd_jccruns_fini(struct ptd_jccruns *r)
 {
+	if (r->chains_taken && getenv("PTDECODE_DEBUG_CHAINS"))
+		fprintf(stderr, "ptdecode: %zu long TNT packets taken as chains of runs\n",
+			r->chains_taken);
 	ptd_huge_free(r->e);
 	ptd_huge_free(r->old);
+	free(r->chains);
 	r->e = r->old = NULL;
+	r->chains = NULL;
 }

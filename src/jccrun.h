@@ -38,6 +38,8 @@ struct ptd_jccruns {
 	size_t fills;
 	struct ptd_jccrun *old; /* the table before it grew, kept to the end (runs lent) */
 	int no_mem;
+	struct ptd_jccchain *chains;   /* jccchain.h: NULL until the first chain */
+	size_t chains_taken;           /* said at the end with PTDECODE_DEBUG_CHAINS */
 };
 
 /* The table starts at 2^PTD_JCCRUN_BITS_FIRST runs and grows to

@@ -51,6 +51,12 @@ struct walker {
 	uint64_t win_from, win_tlen;  /* and now - win_from < win_tlen, */
 	int32_t win_pid;              /* for pid win_pid (win_len 0: no window) */
 	struct pdec_insn insn;        /* walk's answer when no cache holds it */
+	struct {                      /* a chain noted (jccchain.h), from walk_chain */
+		int on;                   /* until walk_chain_put, while walk_jcc finds its
+		                             runs in cur (no walk_jcc_slow) */
+		uint64_t off, payload;    /* its key, with cur */
+		unsigned count;
+	} rec;
 };
 
 struct ptd_ahead_q;

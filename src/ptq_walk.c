@@ -15,6 +15,7 @@
 #include "common/prefault.h"
 #include "decoders/intel-pt/overlap.h"
 #include "dsofiles.h"
+#include "jccchain.h"
 #include "formats/perf/reader.h"
 #include "machine.h"
 
@@ -253,6 +254,7 @@ static inline __attribute__((always_inline)) const struct ptd_map *walk_map(stru
 static __attribute__((noinline)) const struct ptd_jccrun *
 walk_jcc_slow(struct walker *w, uint64_t ip, uint64_t bits, unsigned count, uint64_t ret)
 {
+	w->rec.on = 0;   /* the map may change: a chain noted would not hold */
 	if ((w->tid == -1 && ip < KERNEL_START) || !walk_map(w, ip) || !w->cur_file->data)
 		return NULL;
 	return ptd_jccrun_get(w->jcc, w->insns, w->pinsn, w->cur_file, ip + w->cur_adj,
@@ -281,6 +283,45 @@ static const struct pdec_jcc_run *walk_jcc(void *ctx, uint64_t ip, uint64_t bits
 		return NULL;
 	*base = -w->cur_adj;   /* ip less its file offset */
 	return &e->run;
+}
+
+/* pdec_params.jcc_chain: the chain from ip in the map of the last lookup
+ * (walk_map's window), cached for that map; else the chain is noted from
+ * here, while walk_jcc finds the runs in the window (the map holds for
+ * all their code: walk_jcc returns no run that leaves it) */
+static const struct pdec_jcc_chain *walk_chain(void *ctx, uint64_t ip, uint64_t payload,
+					       unsigned count, uint64_t *base)
+{
+	struct walker *w = ctx;
+	const struct ptd_jccchain *e;
+	uint64_t off = ip + w->cur_adj;
+
+	w->rec.on = 0;
+	if (!(ip - w->win_lo < w->win_len && *w->now - w->win_from < w->win_tlen &&
+	      w->pid == w->win_pid && (w->tid != -1 || ip >= KERNEL_START)))
+		return NULL;   /* walk_jcc finds the map first */
+	if ((e = ptd_jccchain_find(w->jcc, w->cur, off, payload, count))) {
+		w->jcc->chains_taken++;
+		*base = -w->cur_adj;
+		return &e->chain;
+	}
+	w->rec.on = 1;
+	w->rec.off = off;
+	w->rec.payload = payload;
+	w->rec.count = count;
+	return NULL;
+}
+
+/* pdec_params.jcc_chain_put: the chain noted cached, when all its runs
+ * were found in the map it began in */
+static void walk_chain_put(void *ctx, const struct pdec_jcc_chain *c, uint64_t base)
+{
+	struct walker *w = ctx;
+
+	/* c's ip, base plus the value, is a file offset */
+	if (c && w->rec.on && base == -w->cur_adj)
+		ptd_jccchain_put(w->jcc, w->cur, w->rec.off, w->rec.payload, w->rec.count, c);
+	w->rec.on = 0;
 }
 
 /* walk() where its first block is not one walked before: instruction by
@@ -410,8 +451,13 @@ void ptd_ptq_callbacks(struct pdec_params *p, int filters)
 	p->walk = walk;
 	p->get_trace = get_trace;
 	p->lookahead = lookahead;
-	/* PTDECODE_DEBUG_NO_RUNS: one state at a time, for the tests to
+	/* PTDECODE_DEBUG_NO_CHAINS: each long TNT packet run by run;
+	 * PTDECODE_DEBUG_NO_RUNS: one state at a time, for the tests to
 	 * compare the runs with (tests/golden/runs.test) */
 	p->walk_jcc = getenv("PTDECODE_DEBUG_NO_RUNS") ? NULL : walk_jcc;
+	if (p->walk_jcc && !getenv("PTDECODE_DEBUG_NO_CHAINS")) {
+		p->jcc_chain = walk_chain;
+		p->jcc_chain_put = walk_chain_put;
+	}
 	p->pgd_ip = filters ? pgd_ip : NULL;
 }

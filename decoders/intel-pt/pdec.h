@@ -119,6 +119,19 @@ struct pdec_jcc_run {
 	                                   or jumps (n: none) */
 };
 
+/* What the runs of a long TNT packet's bits leave, from an ip, when
+ * pdec_jcc_run takes them one after the other, each a plain run (its
+ * steps conditional branches alone) taken whole: the same for any
+ * return stack and any time the code is the same. */
+struct pdec_jcc_chain {
+	uint64_t ip;            /* where the last run leaves the walk (base plus this) */
+	uint64_t cnt;           /* instructions */
+	uint8_t bits;           /* the packet's bits taken */
+	uint8_t flags;          /* PDEC_CHAIN_* */
+};
+#define PDEC_CHAIN_UPD 1        /* a run had a bit set (it took the sample time) */
+#define PDEC_CHAIN_LAST 2       /* the last bit taken was set */
+
 struct pdec_params {
 	/* Walk instructions from *ip: stop after a branch (leaving *ip at it),
 	 * at to_ip (when non-zero, *ip == to_ip, insn->length 0) or after
@@ -154,6 +167,15 @@ struct pdec_params {
 	 * lent until the next call of walk or walk_jcc. */
 	const struct pdec_jcc_run *(*walk_jcc)(void *ctx, uint64_t ip, uint64_t bits,
 					       unsigned count, uint64_t ret, uint64_t *base);
+	/* Optional, with walk_jcc: the chain cached for the count bits of
+	 * payload (the next in bit 63) from ip, its ip *base plus the value;
+	 * NULL when none.  After NULL, the walk notes the runs walk_jcc gives
+	 * until jcc_chain_put(), which caches c (NULL: none) for that ip and
+	 * those bits when every one of them was in ip's map; c's ip is base
+	 * plus the value, base that of every run. */
+	const struct pdec_jcc_chain *(*jcc_chain)(void *ctx, uint64_t ip, uint64_t payload,
+						  unsigned count, uint64_t *base);
+	void (*jcc_chain_put)(void *ctx, const struct pdec_jcc_chain *c, uint64_t base);
 	void *ctx;
 	int return_compression;
 	int branch_enable;

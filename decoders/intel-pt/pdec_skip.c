@@ -8,10 +8,14 @@
  * direct calls and jumps, compressed returns) and the decoder is left as
  * that one state at a time would leave it: instruction counts, sample
  * time, the cycle sample flag, nr, the return stack, the TNT packet, ip,
- * and after the packet's last bit the decoder's state. */
+ * and after the packet's last bit the decoder's state.  A long TNT
+ * packet whose runs are all plain and whole is a chain: what it leaves
+ * is cached by the walk (jcc_chain) and taken in one step when the same
+ * bits come from the same place again (loops). */
 #include "decoders/intel-pt/pdec_priv.h"
 
 #include <errno.h>
+#include <string.h>
 
 /* A run of a packet that ended where it began, with all its steps
  * taken: a loop, which may take the same run again next, with the same
@@ -45,9 +49,19 @@ static inline unsigned run_steps(const struct ptd_pdec *d, const struct pdec_jcc
 	return n;
 }
 
+/* A long TNT packet's runs as they are taken, for the chain they make
+ * (pdec_params.jcc_chain): ok while each was plain and taken whole. */
+struct chain_rec {
+	bool ok;
+	uint64_t base;
+	struct pdec_jcc_chain c;
+};
+
 /* One run; the steps taken (*err: what pdec_jcc_run returns; *more: the
- * run went as far as it could know, and the next one may go on). */
-static unsigned run_once(struct ptd_pdec *d, struct again *a, int *err, bool *more)
+ * run went as far as it could know, and the next one may go on).  r: the
+ * chain noted, or NULL. */
+static unsigned run_once(struct ptd_pdec *d, struct again *a, int *err, bool *more,
+			 struct chain_rec *r)
 {
 	const struct pdec_jcc_run *run;
 	uint64_t cap, cnt, tk, base = 0, ip = d->ip;
@@ -138,6 +152,19 @@ static unsigned run_once(struct ptd_pdec *d, struct again *a, int *err, bool *mo
 		pdec_update_sample_time(d);
 		pdec_skipped(d, d->timestamp);
 	}
+	if (r) {
+		/* whole: as many steps as the run has, or as the packet has left */
+		r->ok = r->ok && run->plain && k == (run->n < (unsigned)d->tnt.count ?
+						     run->n : (unsigned)d->tnt.count) &&
+			(!r->c.bits || base == r->base);
+		r->base = base;
+		r->c.cnt += cnt;
+		r->c.bits = (uint8_t)(r->c.bits + k);
+		if (taken)
+			r->c.flags |= PDEC_CHAIN_UPD;
+		r->c.flags = (uint8_t)((r->c.flags & ~PDEC_CHAIN_LAST) |
+				       (taken == k ? PDEC_CHAIN_LAST : 0));
+	}
 	d->tnt.count -= (int)k;
 	d->tnt.payload <<= k;
 	d->ip = run->kind[k - 1] == PDEC_RUN_RET_OUT ? d->ret_addr : base + run->ip[k - 1];
@@ -161,19 +188,102 @@ static unsigned run_once(struct ptd_pdec *d, struct again *a, int *err, bool *mo
 	return k;
 }
 
+/* May a chain be taken or noted here?  run_once's early tests pass, and
+ * the period is known without side effects (not quiet). */
+static bool chain_may(const struct ptd_pdec *d)
+{
+	return d->state.type == PDEC_BRANCH && !d->tx_flags && d->cbr == d->cbr_seen &&
+	       d->timestamp < d->skip_bound &&
+	       (d->p.period_type != PDEC_PERIOD_TICKS || d->continuous_period);
+}
+
+/* Would the runs of a chain of cnt instructions from here each be taken
+ * whole, as run_once takes them (chain_may)?  The walk's cap at each run
+ * is the first one less the instructions before it: no period boundary
+ * is crossed. */
+static bool chain_fits(struct ptd_pdec *d, uint64_t cnt)
+{
+	uint64_t cap, ts;
+
+	cap = pdec_next_sample(d);
+	if (cap && cnt >= cap)
+		return false;
+	if (d->p.period_type != PDEC_PERIOD_TICKS)
+		return true;
+	ts = d->timestamp + d->timestamp_insn_cnt;
+	return ts + cnt > ts && ((ts + cnt) & d->period_mask) == (ts & d->period_mask);
+}
+
+/* The decoder left as run_once, run by run, would leave it after the
+ * runs of chain c (its ip base plus the value); what pdec_jcc_run
+ * returns. */
+static int chain_take(struct ptd_pdec *d, const struct pdec_jcc_chain *c, uint64_t base)
+{
+	if (d->sample_cyc && (d->tnt.payload & (1ULL << 63)))
+		d->sample_tot_cyc_cnt = d->tot_cyc_cnt;
+	d->sample_cyc = false;
+	d->mtc_insn = true;
+	d->no_progress = 0;
+	d->tot_insn_cnt += c->cnt;
+	d->timestamp_insn_cnt += c->cnt;
+	d->period_insn_cnt += c->cnt;
+	if (c->flags & PDEC_CHAIN_UPD) {
+		/* the last run with a bit set took the sample time; the runs
+		 * after it counted on both instruction counts alike */
+		pdec_update_sample_time(d);
+		pdec_skipped(d, d->timestamp);
+	} else {
+		d->sample_insn_cnt += c->cnt;
+	}
+	d->tnt.count -= c->bits;
+	d->tnt.payload <<= c->bits;
+	d->ip = base + c->ip;
+	d->jcc_backoff = 0;   /* more than one bit taken */
+	if (d->tnt.count) {
+		d->pkt_state = ST_TNT_CONT;
+		return 0;
+	}
+	d->pkt_state = ST_IN_SYNC;
+	if (c->flags & PDEC_CHAIN_LAST)
+		return PDEC_SKIPPED;
+	pdec_update_sample_time(d);
+	return -EAGAIN;
+}
+
 int pdec_jcc_run(struct ptd_pdec *d)
 {
 	struct again a = { NULL, 0, 0, 0 };
+	struct chain_rec rec, *r = NULL;
 	unsigned k, all = 0;
 	bool more;
 	int err;
 
 	if (!d->p.walk_jcc)
 		return 0;
+	/* a long packet: its runs in one step when the walk has cached
+	 * them, else noted as they are taken */
+	if (d->tnt.count > PDEC_JCC_MAX && d->p.jcc_chain && chain_may(d)) {
+		uint64_t base;
+		const struct pdec_jcc_chain *c = d->p.jcc_chain(d->p.ctx, d->ip, d->tnt.payload,
+								(unsigned)d->tnt.count, &base);
+
+		if (c && chain_fits(d, c->cnt))
+			return chain_take(d, c, base);
+		if (!c) {
+			memset(&rec, 0, sizeof(rec));
+			rec.ok = true;
+			r = &rec;
+		}
+	}
 	do {
-		k = run_once(d, &a, &err, &more);
+		k = run_once(d, &a, &err, &more, r);
 		all += k;
 	} while (more);
+	if (r) {
+		rec.c.ip = d->ip - rec.base;
+		d->p.jcc_chain_put(d->p.ctx, rec.ok && k && rec.c.bits > 1 ? &rec.c : NULL,
+				   rec.base);
+	}
 	/* code where runs are short (indirect branches between the
 	 * conditional ones) is left to the walk for a while: the lookups
 	 * would cost more than they save */
