@@ -71,13 +71,13 @@ static inline __attribute__((always_inline)) int pdec_quick_packet(const uint8_t
 		return 1;
 	}
 	if (b == 2) {   /* long TNT: 02 a3 and 6 bytes, up to 47 bits and a stop bit */
-		uint64_t bits = 0;
+		uint64_t bits;
 		unsigned size;
 
 		if (len < 8 || p[1] != 0xa3)
 			return 0;
-		for (i = 7; i > 1; i--)
-			bits = bits << 8 | p[i];
+		memcpy(&bits, p, sizeof(bits));
+		bits = le64toh(bits) >> 16;   /* bytes 2 to 7, little-endian */
 		if (bits < 2)
 			return 0;   /* no bit: libipt's error */
 		size = 63 - (unsigned)__builtin_clzll(bits);
