@@ -240,11 +240,18 @@ static __attribute__((noinline)) const struct ptd_map *walk_map_slow(struct walk
 	return map;
 }
 
+/* Is ip in the window of the last map lookup (walk_map_slow), now and
+ * for this pid? */
+static inline __attribute__((always_inline)) bool in_window(const struct walker *w, uint64_t ip)
+{
+	return ip - w->win_lo < w->win_len && *w->now - w->win_from < w->win_tlen &&
+	       w->pid == w->win_pid;
+}
+
 static inline __attribute__((always_inline)) const struct ptd_map *walk_map(struct walker *w,
 									       uint64_t ip)
 {
-	if (ip - w->win_lo < w->win_len && *w->now - w->win_from < w->win_tlen &&
-	    w->pid == w->win_pid)
+	if (in_window(w, ip))
 		return w->cur;
 	return walk_map_slow(w, ip);
 }
@@ -273,8 +280,7 @@ static const struct pdec_jcc_run *walk_jcc(void *ctx, uint64_t ip, uint64_t bits
 	struct walker *w = ctx;
 	const struct ptd_jccrun *e;
 
-	if (!(ip - w->win_lo < w->win_len && *w->now - w->win_from < w->win_tlen &&
-	      w->pid == w->win_pid && (w->tid != -1 || ip >= KERNEL_START) &&
+	if (!(in_window(w, ip) && (w->tid != -1 || ip >= KERNEL_START) &&
 	      ptd_jccrun_find(w->jcc, w->cur_file, ip + w->cur_adj, w->cur_start, w->cur_end,
 			      (uint32_t)(bits >> (64 - PDEC_JCC_MAX)), count,
 			      ret ? ret + w->cur_adj : 0, &e)))
@@ -297,8 +303,7 @@ static const struct pdec_jcc_chain *walk_chain(void *ctx, uint64_t ip, uint64_t 
 	uint64_t off = ip + w->cur_adj;
 
 	w->rec.on = 0;
-	if (!(ip - w->win_lo < w->win_len && *w->now - w->win_from < w->win_tlen &&
-	      w->pid == w->win_pid && (w->tid != -1 || ip >= KERNEL_START)))
+	if (!(in_window(w, ip) && (w->tid != -1 || ip >= KERNEL_START)))
 		return NULL;   /* walk_jcc finds the map first */
 	if ((e = ptd_jccchain_find(w->jcc, w->cur, off, payload, count))) {
 		w->jcc->chains_taken++;

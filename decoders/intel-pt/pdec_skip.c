@@ -15,7 +15,6 @@
 #include "decoders/intel-pt/pdec_priv.h"
 
 #include <errno.h>
-#include <string.h>
 
 /* A run of a packet that ended where it began, with all its steps
  * taken: a loop, which may take the same run again next, with the same
@@ -57,6 +56,21 @@ struct chain_rec {
 	struct pdec_jcc_chain c;
 };
 
+/* May runs be taken here?  The states would be plain branches below the
+ * bound, and the walk would take no sample. */
+static inline bool runs_may(const struct ptd_pdec *d)
+{
+	return d->state.type == PDEC_BRANCH && !d->tx_flags && d->cbr == d->cbr_seen &&
+	       d->timestamp < d->skip_bound;
+}
+
+/* A period of ticks not yet continuous: the steps must leave it so
+ * (pdec_period_quiet); else the period is known without side effects. */
+static inline bool runs_quiet(const struct ptd_pdec *d)
+{
+	return d->p.period_type == PDEC_PERIOD_TICKS && !d->continuous_period;
+}
+
 /* One run; the steps taken (*err: what pdec_jcc_run returns; *more: the
  * run went as far as it could know, and the next one may go on).  r: the
  * chain noted, or NULL. */
@@ -72,15 +86,9 @@ static unsigned run_once(struct ptd_pdec *d, struct again *a, int *err, bool *mo
 
 	*err = 0;
 	*more = false;
-	/* the states would be plain branches below the bound, and the walk
-	 * would take no sample */
-	if (d->state.type != PDEC_BRANCH || d->tx_flags || d->cbr != d->cbr_seen ||
-	    d->timestamp >= d->skip_bound)
+	if (!runs_may(d))
 		return 0;
-	/* a period of ticks not yet continuous: the steps must leave it so
-	 * (pdec_period_quiet); else the period is known without side
-	 * effects */
-	quiet = d->p.period_type == PDEC_PERIOD_TICKS && !d->continuous_period;
+	quiet = runs_quiet(d);
 	cap = quiet ? 0 : pdec_next_sample(d);
 	if (a->run && a->ip == ip && a->bits == bits) {
 		run = a->run;
@@ -192,9 +200,7 @@ static unsigned run_once(struct ptd_pdec *d, struct again *a, int *err, bool *mo
  * the period is known without side effects (not quiet). */
 static bool chain_may(const struct ptd_pdec *d)
 {
-	return d->state.type == PDEC_BRANCH && !d->tx_flags && d->cbr == d->cbr_seen &&
-	       d->timestamp < d->skip_bound &&
-	       (d->p.period_type != PDEC_PERIOD_TICKS || d->continuous_period);
+	return runs_may(d) && !runs_quiet(d);
 }
 
 /* Would the runs of a chain of cnt instructions from here each be taken
@@ -270,8 +276,7 @@ int pdec_jcc_run(struct ptd_pdec *d)
 		if (c && chain_fits(d, c->cnt))
 			return chain_take(d, c, base);
 		if (!c) {
-			memset(&rec, 0, sizeof(rec));
-			rec.ok = true;
+			rec = (struct chain_rec){ .ok = true };
 			r = &rec;
 		}
 	}
