@@ -40,6 +40,9 @@ struct ptd_jccruns {
 	int no_mem;
 	struct ptd_jccchain *chains;   /* jccchain.h: NULL until the first chain */
 	size_t chains_taken;           /* said at the end with PTDECODE_DEBUG_CHAINS */
+	struct ptd_segent *segs;       /* segcache.h: NULL until the first segment, */
+	unsigned seg_bits;             /* then 2^seg_bits sets of two */
+	size_t seg_fills;
 };
 
 /* The table starts at 2^PTD_JCCRUN_BITS_FIRST runs and grows to

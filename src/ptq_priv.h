@@ -57,6 +57,11 @@ struct walker {
 		uint64_t off, payload;    /* its key, with cur */
 		unsigned count;
 	} rec;
+	struct {                      /* a segment noted (segcache.h), from walk_seg_find */
+		int on;                   /* until walk_seg_put, while every walk finds its
+		                             code in map (no walk_map_slow) */
+		const void *map;
+	} seg;
 };
 
 struct ptd_ahead_q;

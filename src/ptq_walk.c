@@ -16,6 +16,7 @@
 #include "decoders/intel-pt/overlap.h"
 #include "dsofiles.h"
 #include "jccchain.h"
+#include "segcache.h"
 #include "formats/perf/reader.h"
 #include "machine.h"
 
@@ -218,6 +219,7 @@ static __attribute__((noinline)) const struct ptd_map *walk_map_slow(struct walk
 	int kernel = ip >= KERNEL_START;
 
 	w->win_len = 0;
+	w->seg.on = 0;   /* a segment noted would not hold */
 	map = ptd_machine_find_map_hint(&w->q->s->machine, w->pid, kernel, ip, *w->now, &w->maps);
 	if (map && map != w->cur) {
 		if (!(f = walk_file(w, map)))
@@ -327,6 +329,32 @@ static void walk_chain_put(void *ctx, const struct pdec_jcc_chain *c, uint64_t b
 	if (c && w->rec.on && base == -w->cur_adj)
 		ptd_jccchain_put(w->jcc, w->cur, w->rec.off, w->rec.payload, w->rec.count, c);
 	w->rec.on = 0;
+}
+
+/* pdec_params.seg_find: the segment cached for k in the map of the last
+ * lookup (walk_map's window); the segment is noted from here while every
+ * walk finds its code in the window */
+static const struct pdec_seg *walk_seg_find(void *ctx, const struct pdec_seg_key *k, bool *watch)
+{
+	struct walker *w = ctx;
+
+	if (!(in_window(w, k->ip) && (w->tid != -1 || k->ip >= KERNEL_START)))
+		return NULL;   /* the walk finds the map first */
+	*watch = true;
+	w->seg.on = 1;
+	w->seg.map = w->cur;
+	return ptd_segcache_find(w->jcc, w->cur, k);
+}
+
+/* pdec_params.seg_put: the segment noted cached, when all its walks
+ * found their code in the map it began in */
+static void walk_seg_put(void *ctx, const struct pdec_seg_key *k, const struct pdec_seg *s)
+{
+	struct walker *w = ctx;
+
+	if (w->seg.on)
+		ptd_segcache_put(w->jcc, w->seg.map, k, s);
+	w->seg.on = 0;
 }
 
 /* walk() where its first block is not one walked before: instruction by
@@ -463,6 +491,12 @@ void ptd_ptq_callbacks(struct pdec_params *p, int filters)
 	if (p->walk_jcc && !getenv("PTDECODE_DEBUG_NO_CHAINS")) {
 		p->jcc_chain = walk_chain;
 		p->jcc_chain_put = walk_chain_put;
+	}
+	/* PTDECODE_DEBUG_NO_SEGS: the TNT packets up to a TIP packet by
+	 * packet, for the tests to compare the segments with */
+	if (!getenv("PTDECODE_DEBUG_NO_SEGS")) {
+		p->seg_find = walk_seg_find;
+		p->seg_put = walk_seg_put;
 	}
 	p->pgd_ip = filters ? pgd_ip : NULL;
 }

@@ -72,6 +72,7 @@ struct ptd_pdec *ptd_pdec_new(const struct pdec_params *params)
 		d->p.mtc_period = 15;
 	d->ctc_rem_mask = (1u << d->p.mtc_period) - 1;
 	pdec_setup_period(d);
+	d->seg.checking = d->p.seg_find && getenv("PTDECODE_DEBUG_SEG_CHECK");
 	return d;
 }
 
@@ -80,6 +81,7 @@ void ptd_pdec_free(struct ptd_pdec *d)
 	if (!d)
 		return;
 	pdec_pkt_fini(d);
+	pdec_seg_fini(d);
 	free(d->stack);
 	free(d);
 }
@@ -125,29 +127,48 @@ bool pdec_have_ip(const struct ptd_pdec *d)
 void pdec_update_nr(struct ptd_pdec *d) { d->next_nr = (int)(d->pip_payload & 1); }
 void pdec_set_nr(struct ptd_pdec *d) { d->nr = (int)(d->pip_payload & 1); d->next_nr = d->nr; }
 
-/* push() on a full stack */
-static __attribute__((noinline)) int push_full(struct ptd_pdec *d, uint64_t ret)
+/* The return stack twice as large */
+static int stack_grow(struct ptd_pdec *d)
 {
 	size_t cap = d->stack_cap ? d->stack_cap * 2 : 64;
 	uint64_t *s;
 
-	if (cap > PDEC_STACK_MAX) {
+	/* on lines of its own too (64 entries or more: 512 bytes) */
+	s = aligned_alloc(64, cap * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	if (d->stack_n)
+		memcpy(s, d->stack, d->stack_n * sizeof(*s));
+	free(d->stack);
+	d->stack = s;
+	d->stack_cap = cap;
+	return 0;
+}
+
+/* push() on a full stack */
+static __attribute__((noinline)) int push_full(struct ptd_pdec *d, uint64_t ret)
+{
+	int err;
+
+	if (d->stack_cap * 2 > PDEC_STACK_MAX) {
 		/* drop the oldest half: a deeper stack only feeds compression */
 		memmove(d->stack, d->stack + d->stack_n / 2,
 			(d->stack_n - d->stack_n / 2) * sizeof(*d->stack));
 		d->stack_n -= d->stack_n / 2;
-	} else {
-		/* on lines of its own too (64 entries or more: 512 bytes) */
-		s = aligned_alloc(64, cap * sizeof(*s));
-		if (!s)
-			return -ENOMEM;
-		if (d->stack_n)
-			memcpy(s, d->stack, d->stack_n * sizeof(*s));
-		free(d->stack);
-		d->stack = s;
-		d->stack_cap = cap;
+	} else if ((err = stack_grow(d))) {
+		return err;
 	}
 	d->stack[d->stack_n++] = ret;
+	return 0;
+}
+
+int pdec_stack_reserve(struct ptd_pdec *d, size_t n)
+{
+	int err;
+
+	while (d->stack_cap - d->stack_n < n)
+		if ((err = stack_grow(d)))
+			return err;
 	return 0;
 }
 
@@ -161,6 +182,13 @@ static inline int push(struct ptd_pdec *d, uint64_t ret)
 
 static uint64_t pop(struct ptd_pdec *d)
 {
+	d->seg.popped = true;
+	if (d->stack_n <= d->seg.low) {   /* an entry from before the segment */
+		if (!d->stack_n)
+			d->seg.under = true;
+		else
+			d->seg.low = d->stack_n - 1;
+	}
 	return d->stack_n ? d->stack[--d->stack_n] : 0;
 }
 

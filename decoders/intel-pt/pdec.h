@@ -132,6 +132,49 @@ struct pdec_jcc_chain {
 #define PDEC_CHAIN_UPD 1        /* a run had a bit set (it took the sample time) */
 #define PDEC_CHAIN_LAST 2       /* the last bit taken was set */
 
+/* Segments (pdec_seg.c): TNT packets and the TIP after them, from an ip,
+ * whose every state a consumer skipping plain branches would skip.  The
+ * key: the ip, the bits of the last IP a compressed TIP takes, the top
+ * entries of the return stack (its returns may take them: the segment
+ * says how many, deep), the segment's trace bytes and whether the sample
+ * time was up to date. */
+#define PDEC_SEG_WORDS 3                  /* trace bytes a segment holds: */
+#define PDEC_SEG_BYTES (8 * PDEC_SEG_WORDS)   /* at most 24 */
+#define PDEC_SEG_PUSH 8                   /* return addresses it leaves, at most */
+#define PDEC_SEG_DEEP 4                   /* entries from before it it takes, at most */
+struct pdec_seg_key {
+	uint64_t ip;
+	uint64_t last_ip;                  /* its bits 16 and up */
+	uint64_t top;                      /* the return stack's top entry (0: none) */
+	uint64_t bytes[PDEC_SEG_WORDS];    /* little-endian, zero past len */
+	uint8_t len;
+	uint8_t eq;                        /* sample_timestamp == timestamp */
+	/* the return stack, to compare the entries below the top that a
+	 * segment takes with its below[] (seg_find only) */
+	const uint64_t *stack;
+	size_t stack_n;
+};
+/* What the segment leaves (pdec_seg.c says how it is taken) */
+struct pdec_seg {
+	uint64_t ip, last_ip, ret_addr, from_ip, to_ip;
+	struct { int type, count; uint64_t payload; } packet, tnt;
+	uint32_t cnt;                      /* instructions */
+	uint32_t after;                    /* of them after the last update of the sample time */
+	uint8_t flags;                     /* PDEC_SEG_* */
+	uint8_t deep, npush;               /* the return stack's top entries taken, then
+	                                      pushes */
+	uint8_t npk, tip_size;             /* packets but PADs; the TIP's bytes */
+	uint8_t insn_op, insn_len;         /* the TIP's branch */
+	uint8_t insn[PDEC_INSN_BUF_SZ];
+	uint64_t below[PDEC_SEG_DEEP - 1];  /* the entries below the top it takes */
+	uint64_t push[PDEC_SEG_PUSH];
+};
+#define PDEC_SEG_UPD 1      /* the sample time was updated */
+#define PDEC_SEG_NOTE_S 2   /* a skipped state noted the sample time before that */
+#define PDEC_SEG_NOTE_T 4   /* one noted the time, with or after it */
+#define PDEC_SEG_POP 8      /* the return stack was popped: ret_addr */
+#define PDEC_SEG_TNT 16     /* TNT packets: tnt */
+
 struct pdec_params {
 	/* Walk instructions from *ip: stop after a branch (leaving *ip at it),
 	 * at to_ip (when non-zero, *ip == to_ip, insn->length 0) or after
@@ -176,6 +219,13 @@ struct pdec_params {
 	const struct pdec_jcc_chain *(*jcc_chain)(void *ctx, uint64_t ip, uint64_t payload,
 						  unsigned count, uint64_t *base);
 	void (*jcc_chain_put)(void *ctx, const struct pdec_jcc_chain *c, uint64_t base);
+	/* Optional (pdec_seg.c): the segment cached for key k in the code
+	 * at k->ip, or NULL.  *watch, with NULL: the walk can cache one from
+	 * here, and watches, until seg_put(), that every walk finds its code
+	 * where k->ip's is.  seg_put caches s for key k, that of the last
+	 * seg_find, when that held. */
+	const struct pdec_seg *(*seg_find)(void *ctx, const struct pdec_seg_key *k, bool *watch);
+	void (*seg_put)(void *ctx, const struct pdec_seg_key *k, const struct pdec_seg *s);
 	void *ctx;
 	int return_compression;
 	int branch_enable;

@@ -120,6 +120,32 @@ struct ptd_pdec {
 	int no_progress;
 	uint64_t stuck_ip;
 	int stuck_ip_prd, stuck_ip_cnt;
+
+	/* segments (pdec_seg.c): last, as ptd_pdec_same() and the check
+	 * compare the decoder before it */
+	struct {
+		bool on;                  /* one is noted, from its start to its TIP */
+		bool under;               /* pop(): from an empty return stack */
+		bool popped;              /* pop(): the return stack popped */
+		bool upd;                 /* pdec_update_sample_time() */
+		uint8_t notes;            /* PDEC_SEG_NOTE_* of the states skipped */
+		uint8_t npk;              /* its packets but PADs */
+		size_t low;               /* pop(): the return stack's lowest depth since
+		                             its start (0 between segments) */
+		size_t depth;             /* its depth at the start */
+		size_t end;               /* offset of its end in buf */
+		const uint8_t *buf;
+		struct pdec_seg_key key;
+		uint64_t below[PDEC_SEG_DEEP - 1];   /* the return stack's below the top */
+		uint64_t tot, s0;         /* tot_insn_cnt, sample_timestamp at its start */
+		unsigned wait, backoff;   /* TNT packets to let go by, after no segment was
+		                             found at one */
+		uint64_t taken, noted;    /* said at the end with PTDECODE_DEBUG_SEGS */
+		struct ptd_pdec *check;   /* PTDECODE_DEBUG_SEG_CHECK: the decoder as the
+		                             segment found leaves it, to compare */
+		int checking;             /* PTDECODE_DEBUG_SEG_CHECK set */
+		uint64_t checked;
+	} seg;
 };
 
 /* pdec_pkt.c */
@@ -176,8 +202,11 @@ static inline bool pdec_sample_time_state(int st)
 /* A state with timestamp ts skipped: the largest such timestamp, and
  * (ptd_pdec_list_skipped) the list of its rises, which when full lets no
  * state with a later timestamp be skipped. */
-static inline void pdec_note_skipped(struct ptd_pdec *d, uint64_t ts)
+static inline __attribute__((always_inline)) void pdec_note_skipped(struct ptd_pdec *d,
+								    uint64_t ts)
 {
+	if (d->seg.on)
+		d->seg.notes |= ts == d->seg.s0 ? PDEC_SEG_NOTE_S : PDEC_SEG_NOTE_T;
 	if (ts <= d->skipped_timestamp)
 		return;
 	d->skipped_timestamp = ts;
@@ -207,6 +236,20 @@ int pdec_jcc_run(struct ptd_pdec *d);
  * push may drop the oldest half: runs with ops are not taken then. */
 int pdec_run_stack(struct ptd_pdec *d, const struct pdec_jcc_run *run, uint64_t base,
 		   unsigned nops);
+/* Room for n more entries on the return stack, without dropping any:
+ * 0 or -ENOMEM (n + stack_n below PDEC_STACK_MAX / 2). */
+int pdec_stack_reserve(struct ptd_pdec *d, size_t n);
+
+/* pdec_seg.c: segments.  At a TNT packet the packet loop has read,
+ * where pdec_seg_may: 1 when cached segments were taken from it, one
+ * after the other (the decoder is at the last one's TIP, as after that
+ * TIP's state skipped), else 0; then the segment at the packet is noted
+ * as the loop decodes it, when it can be cached; pdec_seg_end at
+ * the TIP's state skipped, pdec_seg_cancel where the loop returns. */
+int pdec_seg(struct ptd_pdec *d);
+void pdec_seg_end(struct ptd_pdec *d);
+void pdec_seg_cancel(struct ptd_pdec *d);
+void pdec_seg_fini(struct ptd_pdec *d);
 
 /* pdec_trace.c */
 int pdec_walk_fup_tip(struct ptd_pdec *d);
@@ -255,6 +298,7 @@ static inline void pdec_update_sample_time(struct ptd_pdec *d)
 	d->sample_timestamp = d->timestamp;
 	d->sample_insn_cnt = d->timestamp_insn_cnt;
 	d->state.cycles = d->tot_cyc_cnt;
+	d->seg.upd = true;
 }
 
 /* Skipping states for ptd_pdec_decode_to() (and pdec_skip.c).  What a
@@ -297,7 +341,7 @@ static inline bool pdec_skip_state(struct ptd_pdec *d)
 	return true;
 }
 
-static inline uint64_t pdec_next_period(struct ptd_pdec *d)
+static inline __attribute__((always_inline)) uint64_t pdec_next_period(struct ptd_pdec *d)
 {
 	uint64_t timestamp = d->timestamp + d->timestamp_insn_cnt;
 	uint64_t masked = timestamp & d->period_mask;
@@ -330,7 +374,7 @@ static inline bool pdec_period_quiet(const struct ptd_pdec *d, uint64_t n)
 	return (timestamp & d->period_mask) <= d->last_masked_timestamp && n < d->period_ticks;
 }
 
-static inline uint64_t pdec_next_sample(struct ptd_pdec *d)
+static inline __attribute__((always_inline)) uint64_t pdec_next_sample(struct ptd_pdec *d)
 {
 	switch (d->p.period_type) {
 	case PDEC_PERIOD_INSTRUCTIONS:
@@ -340,6 +384,59 @@ static inline uint64_t pdec_next_sample(struct ptd_pdec *d)
 	default:
 		return 0;
 	}
+}
+
+/* Would cnt more instructions from here, walked in blocks, take no
+ * sample and leave every pdec_next_sample on the way without side
+ * effects?  For a period known without them (not ticks, or continuous):
+ * the walk's cap at each block is the first one less the instructions
+ * before it, and no period boundary is crossed. */
+static inline __attribute__((always_inline)) bool pdec_insn_fit(struct ptd_pdec *d,
+								 uint64_t cnt)
+{
+	uint64_t cap, ts;
+
+	cap = pdec_next_sample(d);
+	if (cap && cnt >= cap)
+		return false;
+	if (d->p.period_type != PDEC_PERIOD_TICKS)
+		return true;
+	ts = d->timestamp + d->timestamp_insn_cnt;
+	return ts + cnt > ts && ((ts + cnt) & d->period_mask) == (ts & d->period_mask);
+}
+
+/* May a packet with header byte b begin a segment?  A short TNT (not a
+ * long one: loop-heavy code, whose long packets the chains of runs take,
+ * rarely has a TIP within a segment's bytes; nor a TIP alone, where a
+ * segment saves about what it costs) */
+static inline bool pdec_seg_packet(unsigned b)
+{
+	return !(b & 1) && b > 2;
+}
+
+/* May a segment be taken or noted from the TNT packet just read
+ * (pdec_seg)?  None is being noted, the packet is a short TNT, there is
+ * no wait after segments not found (seg.wait: where packets other than
+ * TNT and TIP come between them, CYC say, the look costs more than it
+ * finds); in sync at a packet boundary, skipping plain branches below a
+ * bound both times are under, with nothing pending that a TNT or TIP
+ * packet would change (transactions, CBR, CYC, FUP events, a
+ * look-ahead's packets, a loop's direct jumps), and room in the list of
+ * skipped timestamps for two more. */
+static inline bool pdec_seg_may(struct ptd_pdec *d, bool no_tip)
+{
+	if (!d->skip_bound || d->seg.on || !pdec_seg_packet(d->buf[d->off]))
+		return false;
+	if (d->seg.wait) {
+		d->seg.wait--;
+		return false;
+	}
+	return d->p.seg_find && !d->p.quick && d->pkt_state == ST_IN_SYNC && !no_tip &&
+	       d->state.type == PDEC_BRANCH && !d->state.flags && !d->tx_flags &&
+	       d->cbr == d->cbr_seen && !d->sample_cyc && !d->no_progress && d->pge &&
+	       !d->in_psb && d->memo_i == d->memo_n && d->timestamp < d->skip_bound &&
+	       d->sample_timestamp < d->skip_bound &&
+	       (!d->list_skipped || d->n_skipped_ts + 2 < PDEC_SKIPPED_TS);
 }
 
 #endif

@@ -136,6 +136,7 @@ bool ptd_pdec_same(const struct ptd_pdec *a, const struct ptd_pdec *b, bool cycl
 	/* when runs of TNT bits are tried again: the same states either way */
 	t->jcc_wait = b->jcc_wait;
 	t->jcc_backoff = b->jcc_backoff;
+	t->seg = b->seg;   /* where segments are noted and taken */
 	t->cyc_reads = b->cyc_reads;
 	t->est_reads = b->est_reads;
 	/* the check for loops that take no packets sets its ip at the second

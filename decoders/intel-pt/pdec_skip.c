@@ -203,23 +203,6 @@ static bool chain_may(const struct ptd_pdec *d)
 	return runs_may(d) && !runs_quiet(d);
 }
 
-/* Would the runs of a chain of cnt instructions from here each be taken
- * whole, as run_once takes them (chain_may)?  The walk's cap at each run
- * is the first one less the instructions before it: no period boundary
- * is crossed. */
-static bool chain_fits(struct ptd_pdec *d, uint64_t cnt)
-{
-	uint64_t cap, ts;
-
-	cap = pdec_next_sample(d);
-	if (cap && cnt >= cap)
-		return false;
-	if (d->p.period_type != PDEC_PERIOD_TICKS)
-		return true;
-	ts = d->timestamp + d->timestamp_insn_cnt;
-	return ts + cnt > ts && ((ts + cnt) & d->period_mask) == (ts & d->period_mask);
-}
-
 /* The decoder left as run_once, run by run, would leave it after the
  * runs of chain c (its ip base plus the value); what pdec_jcc_run
  * returns. */
@@ -273,7 +256,7 @@ int pdec_jcc_run(struct ptd_pdec *d)
 		const struct pdec_jcc_chain *c = d->p.jcc_chain(d->p.ctx, d->ip, d->tnt.payload,
 								(unsigned)d->tnt.count, &base);
 
-		if (c && chain_fits(d, c->cnt))
+		if (c && pdec_insn_fit(d, c->cnt))
 			return chain_take(d, c, base);
 		if (!c) {
 			rec = (struct chain_rec){ .ok = true };

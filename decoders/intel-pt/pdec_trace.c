@@ -122,7 +122,7 @@ static int fup_bound(struct ptd_pdec *d, bool *flag, bool *no_tip)
 	return 0;
 }
 
-static int walk_trace(struct ptd_pdec *d)
+static int walk_packets(struct ptd_pdec *d)
 {
 	bool no_tip = false;
 	int err;
@@ -148,11 +148,22 @@ next:
 		case PK_TNT:
 			if (!d->packet.count)
 				break;
+			if (pdec_seg_may(d, no_tip) && pdec_seg(d)) {
+				no_tip = false;   /* at a TIP, as after its state skipped */
+				continue;
+			}
 			d->tnt = d->packet;
 			d->pkt_state = ST_TNT;
 			err = pdec_walk_tnt(d);
 			if (err == -EAGAIN)
 				break;
+			if (err == PDEC_SKIPPED && d->pkt_state == ST_IN_SYNC) {
+				/* as decode_one would call walk_trace again */
+				d->state.type = PDEC_BRANCH;
+				d->state.flags = 0;
+				no_tip = false;
+				continue;
+			}
 			return err;
 		case PK_TIP_PGD:
 			if (d->packet.count)
@@ -182,6 +193,8 @@ next:
 			err = pdec_walk_tip(d);
 			if (err != PDEC_SKIPPED)
 				return err;
+			if (d->seg.on)
+				pdec_seg_end(d);
 			no_tip = false;   /* as a new call would start */
 			continue;
 		case PK_FUP:
@@ -315,6 +328,17 @@ next:
 			return pdec_bug(d);
 		}
 	}
+}
+
+/* The packet loop; a segment noted where it returns inside one is not
+ * cached */
+static inline __attribute__((always_inline)) int walk_trace(struct ptd_pdec *d)
+{
+	int err = walk_packets(d);
+
+	if (d->seg.on)
+		pdec_seg_cancel(d);
+	return err;
 }
 
 static int walk_to_ip(struct ptd_pdec *d)

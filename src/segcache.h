@@ -1,0 +1,94 @@
+/* Segments for the Intel PT decoder (pdec_params.seg_find, seg_put;
+ * decoders/intel-pt/pdec_seg.c): what the TNT packets up to a TIP leave,
+ * cached by (map, the decoder's key: ip, the last IP's upper bits, the
+ * return stack's top entries the segment takes, the trace bytes, whether
+ * the sample time was up to date; hashed with the top entry alone) for a segment
+ * whose every walk found its code in that map.  As for chains
+ * (jccchain.h), maps live as long as the session and the walk finds a
+ * map only where and when it holds, so the map stands for the code of
+ * its range, and the addresses kept are the map's.  Call-heavy code
+ * sends a few hundred different segments (the bench's W2: 358 keys, of
+ * 143 byte strings): a table of 2 x 2^PTD_SEGCACHE_BITS_FIRST entries in
+ * the runs' set (jccrun.h), allocated at the first segment, and eight
+ * times as large each time it has been filled four times over, up to 2 x
+ * 2^PTD_SEGCACHE_BITS (its entries are lent only until the next lookup).
+ * Small for code that makes few segments: each 4 KB page first touched
+ * is a page fault, 10 to 25 us on the bench's machine (W1: 17 pages
+ * for a first table of 59 KB, 0.4 ms). */
+#ifndef PTD_SEGCACHE_H
+#define PTD_SEGCACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "decoders/intel-pt/pdec.h"
+#include "jccrun.h"
+
+struct ptd_segent {
+	const void *map;        /* NULL: empty */
+	struct pdec_seg_key key;
+	struct pdec_seg seg;
+};
+
+#define PTD_SEGCACHE_BITS_FIRST 4   /* 16 sets of 2, 7 KB */
+#define PTD_SEGCACHE_BITS 10        /* 1 Ki sets of 2, 0.47 MB (256 sets missed one
+                                       lookup in twelve on W2: sets of three keys
+                                       or more used in turn) */
+
+static inline __attribute__((always_inline)) struct ptd_segent *
+ptd_segcache_set(const struct ptd_jccruns *r, const void *map, const struct pdec_seg_key *k)
+{
+	uint64_t h = ((k->ip ^ (uint64_t)(uintptr_t)map) * 0xff51afd7ed558ccdULL ^
+		      k->bytes[0] ^ k->top * 0xc4ceb9fe1a85ec53ULL ^ k->last_ip ^
+		      (k->bytes[1] + k->bytes[2]) * 0x94d049bb133111ebULL ^
+		      ((uint64_t)k->len << 1 | k->eq)) * 0x9e3779b97f4a7c15ULL;
+
+	return r->segs ? &r->segs[(h >> (64 - r->seg_bits)) * 2] : NULL;
+}
+
+/* Does e hold k's segment but for the entries of the return stack below
+ * the top? */
+static inline __attribute__((always_inline)) bool
+ptd_segent_key(const struct ptd_segent *e, const void *map, const struct pdec_seg_key *k)
+{
+	return e->map == map && e->key.ip == k->ip && e->key.bytes[0] == k->bytes[0] &&
+	       e->key.top == k->top && e->key.last_ip == k->last_ip &&
+	       e->key.bytes[1] == k->bytes[1] && e->key.bytes[2] == k->bytes[2] &&
+	       e->key.len == k->len && e->key.eq == k->eq;
+}
+
+/* Does e hold the segment for k, with the entries below the top of k's
+ * return stack that it takes? */
+static inline __attribute__((always_inline)) bool
+ptd_segent_is(const struct ptd_segent *e, const void *map, const struct pdec_seg_key *k)
+{
+	unsigned i;
+
+	if (!ptd_segent_key(e, map, k))
+		return false;
+	for (i = 1; i < e->seg.deep; i++)
+		if (e->seg.below[i - 1] != (k->stack_n > i ? k->stack[k->stack_n - 1 - i] : 0))
+			return false;
+	return true;
+}
+
+/* The segment cached for k in map; NULL when none */
+static inline __attribute__((always_inline)) const struct pdec_seg *
+ptd_segcache_find(const struct ptd_jccruns *r,
+						       const void *map,
+						       const struct pdec_seg_key *k)
+{
+	const struct ptd_segent *e = ptd_segcache_set(r, map, k);
+
+	if (!e)
+		return NULL;
+	if (ptd_segent_is(&e[0], map, k))
+		return &e[0].seg;
+	return ptd_segent_is(&e[1], map, k) ? &e[1].seg : NULL;
+}
+
+/* Cache s for k in map: first in its set, the one there before second */
+void ptd_segcache_put(struct ptd_jccruns *r, const void *map, const struct pdec_seg_key *k,
+		      const struct pdec_seg *s);
+
+#endif
