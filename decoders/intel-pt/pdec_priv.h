@@ -251,6 +251,11 @@ void pdec_seg_end(struct ptd_pdec *d);
 void pdec_seg_cancel(struct ptd_pdec *d);
 void pdec_seg_fini(struct ptd_pdec *d);
 
+/* pdec_same.c: what two decoders in the same state may hold otherwise,
+ * taken into t from b: where the return stack is, when runs of TNT bits
+ * are tried again, and the check for loops' ip where it is unread */
+void pdec_same_unread(struct ptd_pdec *t, const struct ptd_pdec *b);
+
 /* pdec_trace.c */
 int pdec_walk_fup_tip(struct ptd_pdec *d);
 

@@ -61,6 +61,22 @@ static bool same_memo(const struct pdec_memo *a, const struct pdec_memo *b)
 	       a->pkt.payload == b->pkt.payload && a->off == b->off && a->size == b->size;
 }
 
+void pdec_same_unread(struct ptd_pdec *t, const struct ptd_pdec *b)
+{
+	t->stack = b->stack;
+	t->stack_cap = b->stack_cap;
+	/* when runs of TNT bits are tried again: the same states either way */
+	t->jcc_wait = b->jcc_wait;
+	t->jcc_backoff = b->jcc_backoff;
+	/* the check for loops that take no packets sets its ip at the second
+	 * direct jump in a row, before it reads it at the third */
+	if (t->no_progress <= 1) {
+		t->stuck_ip = b->stuck_ip;
+		t->stuck_ip_prd = b->stuck_ip_prd;
+		t->stuck_ip_cnt = b->stuck_ip_cnt;
+	}
+}
+
 uint64_t ptd_pdec_loose_reads(const struct ptd_pdec *d, unsigned which)
 {
 	return which == PDEC_LOOSE_CYC ? d->cyc_reads : d->est_reads;
@@ -97,11 +113,10 @@ bool ptd_pdec_same(const struct ptd_pdec *a, const struct ptd_pdec *b, bool cycl
 	/* what may differ: where things are, and the counts compared above
 	 * (the period's count of instructions only counts up but with
 	 * instruction periods) */
+	pdec_same_unread(t, b);
 	t->p = b->p;
 	t->buf = b->buf;
 	t->pk = b->pk;
-	t->stack = b->stack;
-	t->stack_cap = b->stack_cap;
 	memcpy(t->memo, b->memo, sizeof(t->memo));
 	t->memo_i = b->memo_i;
 	t->memo_n = b->memo_n;
@@ -133,19 +148,9 @@ bool ptd_pdec_same(const struct ptd_pdec *a, const struct ptd_pdec *b, bool cycl
 	t->state.skipped_timestamp = b->state.skipped_timestamp;
 	t->state.n_skipped_ts = b->state.n_skipped_ts;
 	memcpy(t->state.skipped_ts, b->state.skipped_ts, sizeof(t->state.skipped_ts));
-	/* when runs of TNT bits are tried again: the same states either way */
-	t->jcc_wait = b->jcc_wait;
-	t->jcc_backoff = b->jcc_backoff;
 	t->seg = b->seg;   /* where segments are noted and taken */
 	t->cyc_reads = b->cyc_reads;
 	t->est_reads = b->est_reads;
-	/* the check for loops that take no packets sets its ip at the second
-	 * direct jump in a row, before it reads it at the third */
-	if (t->no_progress <= 1) {
-		t->stuck_ip = b->stuck_ip;
-		t->stuck_ip_prd = b->stuck_ip_prd;
-		t->stuck_ip_cnt = b->stuck_ip_cnt;
-	}
 	/* the references of the time of CYC packets, read only where
 	 * cyc_reads counts */
 	if (t->cyc_ref_timestamp != b->cyc_ref_timestamp || t->cycle_cnt != b->cycle_cnt ||

@@ -225,15 +225,7 @@ static void seg_compare(struct ptd_pdec *d, bool fail)
 	d->seg.check = NULL;
 	if (!fail && (t = malloc(sizeof(*t)))) {
 		memcpy(t, c, sizeof(*t));
-		t->stack = d->stack;
-		t->stack_cap = d->stack_cap;
-		/* which way the packets' bits went, and the loop check's
-		 * ip (unread at no_progress 0), may differ */
-		t->jcc_wait = d->jcc_wait;
-		t->jcc_backoff = d->jcc_backoff;
-		t->stuck_ip = d->stuck_ip;
-		t->stuck_ip_prd = d->stuck_ip_prd;
-		t->stuck_ip_cnt = d->stuck_ip_cnt;
+		pdec_same_unread(t, d);
 		same = !memcmp(t, d, offsetof(struct ptd_pdec, seg)) && c->stack_n == d->stack_n &&
 		       !memcmp(c->stack, d->stack, d->stack_n * sizeof(*d->stack));
 		free(t);
