@@ -215,7 +215,7 @@ void ptd_jccruns_fini(struct ptd_jccruns *r)
 	ptd_huge_free(r->e);
 	ptd_huge_free(r->old);
 	free(r->chains);
-	free(r->segs);
+	ptd_huge_free(r->segs);
 	r->e = r->old = NULL;
 	r->chains = NULL;
 	r->segs = NULL;

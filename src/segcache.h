@@ -2,7 +2,8 @@
  * decoders/intel-pt/pdec_seg.c): what the TNT packets up to a TIP leave,
  * cached by (map, the decoder's key: ip, the last IP's upper bits, the
  * return stack's top entries the segment takes, the trace bytes, whether
- * the sample time was up to date; hashed with the top entry alone) for a segment
+ * the sample time was up to date and whether cycles were still to be
+ * sampled; hashed with the top entry alone) for a segment
  * whose every walk found its code in that map.  As for chains
  * (jccchain.h), maps live as long as the session and the walk finds a
  * map only where and when it holds, so the map stands for the code of
@@ -12,9 +13,11 @@
  * the runs' set (jccrun.h), allocated at the first segment, and eight
  * times as large each time it has been filled four times over, up to 2 x
  * 2^PTD_SEGCACHE_BITS (its entries are lent only until the next lookup).
- * Small for code that makes few segments: each 4 KB page first touched
- * is a page fault, 10 to 25 us on the bench's machine (W1: 17 pages
- * for a first table of 59 KB, 0.4 ms). */
+ * The tables are the runs' set's huge pages (common/hugemem.h): in 4 KB
+ * pages each one first touched is a page fault, 10 to 25 us on the
+ * bench's machine, and the largest table (0.66 MB) touches most of
+ * its 164 pages (W2: 710 page faults against 157, 21.0 ms of CPU
+ * against 12.2). */
 #ifndef PTD_SEGCACHE_H
 #define PTD_SEGCACHE_H
 
@@ -30,8 +33,8 @@ struct ptd_segent {
 	struct pdec_seg seg;
 };
 
-#define PTD_SEGCACHE_BITS_FIRST 4   /* 16 sets of 2, 7 KB */
-#define PTD_SEGCACHE_BITS 10        /* 1 Ki sets of 2, 0.47 MB (256 sets missed one
+#define PTD_SEGCACHE_BITS_FIRST 4   /* 16 sets of 2, 10 KB */
+#define PTD_SEGCACHE_BITS 10        /* 1 Ki sets of 2, 0.66 MB (256 sets missed one
                                        lookup in twelve on W2: sets of three keys
                                        or more used in turn) */
 
@@ -41,7 +44,7 @@ ptd_segcache_set(const struct ptd_jccruns *r, const void *map, const struct pdec
 	uint64_t h = ((k->ip ^ (uint64_t)(uintptr_t)map) * 0xff51afd7ed558ccdULL ^
 		      k->bytes[0] ^ k->top * 0xc4ceb9fe1a85ec53ULL ^ k->last_ip ^
 		      (k->bytes[1] + k->bytes[2]) * 0x94d049bb133111ebULL ^
-		      ((uint64_t)k->len << 1 | k->eq)) * 0x9e3779b97f4a7c15ULL;
+		      ((uint64_t)k->len << 2 | (uint64_t)k->cyc << 1 | k->eq)) * 0x9e3779b97f4a7c15ULL;
 
 	return r->segs ? &r->segs[(h >> (64 - r->seg_bits)) * 2] : NULL;
 }
@@ -54,7 +57,7 @@ ptd_segent_key(const struct ptd_segent *e, const void *map, const struct pdec_se
 	return e->map == map && e->key.ip == k->ip && e->key.bytes[0] == k->bytes[0] &&
 	       e->key.top == k->top && e->key.last_ip == k->last_ip &&
 	       e->key.bytes[1] == k->bytes[1] && e->key.bytes[2] == k->bytes[2] &&
-	       e->key.len == k->len && e->key.eq == k->eq;
+	       e->key.len == k->len && e->key.eq == k->eq && e->key.cyc == k->cyc;
 }
 
 /* Does e hold the segment for k, with the entries below the top of k's

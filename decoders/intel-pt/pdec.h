@@ -132,16 +132,19 @@ struct pdec_jcc_chain {
 #define PDEC_CHAIN_UPD 1        /* a run had a bit set (it took the sample time) */
 #define PDEC_CHAIN_LAST 2       /* the last bit taken was set */
 
-/* Segments (pdec_seg.c): TNT packets and the TIP after them, from an ip,
- * whose every state a consumer skipping plain branches would skip.  The
- * key: the ip, the bits of the last IP a compressed TIP takes, the top
- * entries of the return stack (its returns may take them: the segment
- * says how many, deep), the segment's trace bytes and whether the sample
- * time was up to date. */
+/* Segments (pdec_seg.c): TNT and CYC packets and the TIP after them,
+ * from an ip, whose every state a consumer skipping plain branches would
+ * skip.  The key: the ip, the bits of the last IP a compressed TIP takes,
+ * the top entries of the return stack (its returns may take them: the
+ * segment says how many, deep), the segment's trace bytes, whether the
+ * sample time was up to date and whether a CYC packet's cycles are yet to
+ * be sampled. */
 #define PDEC_SEG_WORDS 3                  /* trace bytes a segment holds: */
 #define PDEC_SEG_BYTES (8 * PDEC_SEG_WORDS)   /* at most 24 */
 #define PDEC_SEG_PUSH 8                   /* return addresses it leaves, at most */
 #define PDEC_SEG_DEEP 4                   /* entries from before it it takes, at most */
+#define PDEC_SEG_PARTS 4                  /* its parts, at most: the CYC packets it
+                                             holds, and one */
 struct pdec_seg_key {
 	uint64_t ip;
 	uint64_t last_ip;                  /* its bits 16 and up */
@@ -149,31 +152,43 @@ struct pdec_seg_key {
 	uint64_t bytes[PDEC_SEG_WORDS];    /* little-endian, zero past len */
 	uint8_t len;
 	uint8_t eq;                        /* sample_timestamp == timestamp */
+	uint8_t cyc;                       /* the decoder's sample_cyc */
 	/* the return stack, to compare the entries below the top that a
 	 * segment takes with its below[] (seg_find only) */
 	const uint64_t *stack;
 	size_t stack_n;
 };
+/* A segment's part: its instructions up to a CYC packet (the part after
+ * the last one: to the TIP), and what the states skipped on the way did */
+struct pdec_seg_part {
+	uint32_t cnt;                      /* instructions */
+	uint32_t after;                    /* of them after the last update of the sample time */
+	uint8_t flags;                     /* PDEC_SEG_UPD ... PDEC_SEG_CYC_CLR */
+};
+#define PDEC_SEG_UPD 1      /* the sample time was updated */
+#define PDEC_SEG_NOTE_S 2   /* a skipped state noted the sample time before that */
+#define PDEC_SEG_NOTE_T 4   /* one noted the time, with or after it */
+#define PDEC_SEG_CYC_CNT 8  /* the cycles were sampled (sample_tot_cyc_cnt) */
+#define PDEC_SEG_CYC_CLR 16 /* sample_cyc was cleared */
 /* What the segment leaves (pdec_seg.c says how it is taken) */
 struct pdec_seg {
 	uint64_t ip, last_ip, ret_addr, from_ip, to_ip;
-	struct { int type, count; uint64_t payload; } packet, tnt;
-	uint32_t cnt;                      /* instructions */
-	uint32_t after;                    /* of them after the last update of the sample time */
-	uint8_t flags;                     /* PDEC_SEG_* */
+	struct { int type, count; uint64_t payload; } packet;   /* the TIP */
+	uint64_t cyc[PDEC_SEG_PARTS - 1];  /* the CYC packets' payloads */
+	struct pdec_seg_part part[PDEC_SEG_PARTS];
+	uint32_t cnt;                      /* instructions, of all the parts */
+	uint8_t nparts;
+	uint8_t notes;                     /* timestamps the parts note, at most */
+	uint8_t flags;                     /* PDEC_SEG_POP */
 	uint8_t deep, npush;               /* the return stack's top entries taken, then
 	                                      pushes */
-	uint8_t npk, tip_size;             /* packets but PADs; the TIP's bytes */
+	uint8_t last_type, tip_size;       /* the packet before the TIP; the TIP's bytes */
 	uint8_t insn_op, insn_len;         /* the TIP's branch */
 	uint8_t insn[PDEC_INSN_BUF_SZ];
 	uint64_t below[PDEC_SEG_DEEP - 1];  /* the entries below the top it takes */
 	uint64_t push[PDEC_SEG_PUSH];
 };
-#define PDEC_SEG_UPD 1      /* the sample time was updated */
-#define PDEC_SEG_NOTE_S 2   /* a skipped state noted the sample time before that */
-#define PDEC_SEG_NOTE_T 4   /* one noted the time, with or after it */
-#define PDEC_SEG_POP 8      /* the return stack was popped: ret_addr */
-#define PDEC_SEG_TNT 16     /* TNT packets: tnt */
+#define PDEC_SEG_POP 1      /* the return stack was popped: ret_addr */
 
 struct pdec_params {
 	/* Walk instructions from *ip: stop after a branch (leaving *ip at it),

@@ -127,9 +127,13 @@ struct ptd_pdec {
 		bool on;                  /* one is noted, from its start to its TIP */
 		bool under;               /* pop(): from an empty return stack */
 		bool popped;              /* pop(): the return stack popped */
-		bool upd;                 /* pdec_update_sample_time() */
-		uint8_t notes;            /* PDEC_SEG_NOTE_* of the states skipped */
-		uint8_t npk;              /* its packets but PADs */
+		bool upd;                 /* pdec_update_sample_time(), in the part */
+		bool cyc_cnt;             /* pdec_sample_cyc_cnt(), in the part */
+		bool cyc_start;           /* sample_cyc at the part's start */
+		uint8_t notes;            /* PDEC_SEG_NOTE_* of the part's states skipped */
+		uint8_t np, nparts;       /* the part noted; parts the segment has */
+		struct pdec_seg_part part[PDEC_SEG_PARTS];
+		uint64_t cyc[PDEC_SEG_PARTS - 1];   /* the CYC packets' payloads */
 		size_t low;               /* pop(): the return stack's lowest depth since
 		                             its start (0 between segments) */
 		size_t depth;             /* its depth at the start */
@@ -137,10 +141,11 @@ struct ptd_pdec {
 		const uint8_t *buf;
 		struct pdec_seg_key key;
 		uint64_t below[PDEC_SEG_DEEP - 1];   /* the return stack's below the top */
-		uint64_t tot, s0;         /* tot_insn_cnt, sample_timestamp at its start */
+		uint64_t tot0, tot;       /* tot_insn_cnt at its start, at the part's */
 		unsigned wait, backoff;   /* TNT packets to let go by, after no segment was
 		                             found at one */
-		uint64_t taken, noted;    /* said at the end with PTDECODE_DEBUG_SEGS */
+		uint64_t taken, noted;    /* said at the end with PTDECODE_DEBUG_SEGS, and */
+		uint64_t taken_cyc;       /* those taken with CYC packets */
 		struct ptd_pdec *check;   /* PTDECODE_DEBUG_SEG_CHECK: the decoder as the
 		                             segment found leaves it, to compare */
 		int checking;             /* PTDECODE_DEBUG_SEG_CHECK set */
@@ -205,8 +210,8 @@ static inline bool pdec_sample_time_state(int st)
 static inline __attribute__((always_inline)) void pdec_note_skipped(struct ptd_pdec *d,
 								    uint64_t ts)
 {
-	if (d->seg.on)
-		d->seg.notes |= ts == d->seg.s0 ? PDEC_SEG_NOTE_S : PDEC_SEG_NOTE_T;
+	if (d->seg.on)   /* ts is the sample time: from before the part, or updated in it */
+		d->seg.notes |= d->seg.upd ? PDEC_SEG_NOTE_T : PDEC_SEG_NOTE_S;
 	if (ts <= d->skipped_timestamp)
 		return;
 	d->skipped_timestamp = ts;
@@ -247,6 +252,7 @@ int pdec_stack_reserve(struct ptd_pdec *d, size_t n);
  * as the loop decodes it, when it can be cached; pdec_seg_end at
  * the TIP's state skipped, pdec_seg_cancel where the loop returns. */
 int pdec_seg(struct ptd_pdec *d);
+void pdec_seg_part(struct ptd_pdec *d);   /* at a CYC packet inside */
 void pdec_seg_end(struct ptd_pdec *d);
 void pdec_seg_cancel(struct ptd_pdec *d);
 void pdec_seg_fini(struct ptd_pdec *d);
@@ -289,6 +295,9 @@ void pdec_calc_tma(struct ptd_pdec *d);
 void pdec_calc_mtc_timestamp(struct ptd_pdec *d);
 void pdec_calc_cbr(struct ptd_pdec *d);
 void pdec_calc_cyc_timestamp(struct ptd_pdec *d);
+/* The time a CYC packet gives when cycle_cnt cycles have passed since its
+ * reference: false when it gives none */
+bool pdec_cyc_time(const struct ptd_pdec *d, uint64_t cycle_cnt, uint64_t *timestamp);
 void pdec_mtc_cyc_cnt_pge(struct ptd_pdec *d);
 uint64_t pdec_est_timestamp(const struct ptd_pdec *d);
 void pdec_setup_period(struct ptd_pdec *d);
@@ -304,6 +313,13 @@ static inline void pdec_update_sample_time(struct ptd_pdec *d)
 	d->sample_insn_cnt = d->timestamp_insn_cnt;
 	d->state.cycles = d->tot_cyc_cnt;
 	d->seg.upd = true;
+}
+
+/* A skipped state samples the cycles a CYC packet counted */
+static inline void pdec_sample_cyc_cnt(struct ptd_pdec *d)
+{
+	d->sample_tot_cyc_cnt = d->tot_cyc_cnt;
+	d->seg.cyc_cnt = true;
 }
 
 /* Skipping states for ptd_pdec_decode_to() (and pdec_skip.c).  What a
@@ -336,7 +352,7 @@ static inline bool pdec_skip_state(struct ptd_pdec *d)
 	if (update) {
 		pdec_update_sample_time(d);
 		if (d->sample_cyc) {
-			d->sample_tot_cyc_cnt = d->tot_cyc_cnt;
+			pdec_sample_cyc_cnt(d);
 			d->sample_cyc = false;
 		}
 	}
@@ -344,6 +360,17 @@ static inline bool pdec_skip_state(struct ptd_pdec *d)
 	d->state.type = PDEC_BRANCH;
 	d->state.flags = 0;
 	return true;
+}
+
+/* What pdec_next_period returns once the period is continuous or has
+ * just become so (timestamp's masked bits at or below the last masked
+ * timestamp) */
+static inline __attribute__((always_inline)) uint64_t
+pdec_period_left(const struct ptd_pdec *d, uint64_t timestamp, uint64_t masked)
+{
+	if (masked < d->last_masked_timestamp)
+		return d->period_ticks;
+	return d->period_ticks - (timestamp - masked);
 }
 
 static inline __attribute__((always_inline)) uint64_t pdec_next_period(struct ptd_pdec *d)
@@ -362,9 +389,7 @@ static inline __attribute__((always_inline)) uint64_t pdec_next_period(struct pt
 			d->continuous_period = true;
 		}
 	}
-	if (masked < d->last_masked_timestamp)
-		return d->period_ticks;
-	return d->period_ticks - (timestamp - masked);
+	return pdec_period_left(d, timestamp, masked);
 }
 
 /* With a period of ticks not continuous yet (after a trace begins): would
@@ -372,11 +397,16 @@ static inline __attribute__((always_inline)) uint64_t pdec_next_period(struct pt
  * pdec_next_period on the way without its side effect (the period
  * becoming continuous) and take no sample?  Then the walk's limits are
  * known without calling it. */
-static inline bool pdec_period_quiet(const struct ptd_pdec *d, uint64_t n)
+static inline bool pdec_period_quiet_at(const struct ptd_pdec *d, uint64_t ts, uint64_t n)
 {
-	uint64_t timestamp = d->timestamp + d->timestamp_insn_cnt + n + 1;
+	uint64_t timestamp = ts + n + 1;
 
 	return (timestamp & d->period_mask) <= d->last_masked_timestamp && n < d->period_ticks;
+}
+
+static inline bool pdec_period_quiet(const struct ptd_pdec *d, uint64_t n)
+{
+	return pdec_period_quiet_at(d, d->timestamp + d->timestamp_insn_cnt, n);
 }
 
 static inline __attribute__((always_inline)) uint64_t pdec_next_sample(struct ptd_pdec *d)
@@ -413,24 +443,26 @@ static inline __attribute__((always_inline)) bool pdec_insn_fit(struct ptd_pdec 
 /* May a packet with header byte b begin a segment?  A short TNT (not a
  * long one: loop-heavy code, whose long packets the chains of runs take,
  * rarely has a TIP within a segment's bytes; nor a TIP alone, where a
- * segment saves about what it costs) */
-static inline bool pdec_seg_packet(unsigned b)
+ * segment saves about what it costs); after a segment taken, a CYC too
+ * (cyc) */
+static inline bool pdec_seg_packet(unsigned b, bool cyc)
 {
-	return !(b & 1) && b > 2;
+	return (!(b & 1) && b > 2) || (cyc && (b & 3) == 3);
 }
 
 /* May a segment be taken or noted from the TNT packet just read
  * (pdec_seg)?  None is being noted, the packet is a short TNT, there is
  * no wait after segments not found (seg.wait: where packets other than
- * TNT and TIP come between them, CYC say, the look costs more than it
- * finds); in sync at a packet boundary, skipping plain branches below a
- * bound both times are under, with nothing pending that a TNT or TIP
- * packet would change (transactions, CBR, CYC, FUP events, a
- * look-ahead's packets, a loop's direct jumps), and room in the list of
- * skipped timestamps for two more. */
+ * TNT, CYC and TIP come between them, MTC say, the look costs more than
+ * it finds); in sync at a packet boundary, skipping plain branches below
+ * a bound both times are under, with nothing pending that a TNT or TIP
+ * packet would change (transactions, CBR, FUP events, a look-ahead's
+ * packets, a loop's direct jumps), and room in the list of skipped
+ * timestamps for two more.  A CYC's cycles not yet sampled (sample_cyc)
+ * are in the key. */
 static inline bool pdec_seg_may(struct ptd_pdec *d, bool no_tip)
 {
-	if (!d->skip_bound || d->seg.on || !pdec_seg_packet(d->buf[d->off]))
+	if (!d->skip_bound || d->seg.on || !pdec_seg_packet(d->buf[d->off], false))
 		return false;
 	if (d->seg.wait) {
 		d->seg.wait--;
@@ -438,7 +470,7 @@ static inline bool pdec_seg_may(struct ptd_pdec *d, bool no_tip)
 	}
 	return d->p.seg_find && !d->p.quick && d->pkt_state == ST_IN_SYNC && !no_tip &&
 	       d->state.type == PDEC_BRANCH && !d->state.flags && !d->tx_flags &&
-	       d->cbr == d->cbr_seen && !d->sample_cyc && !d->no_progress && d->pge &&
+	       d->cbr == d->cbr_seen && !d->no_progress && d->pge &&
 	       !d->in_psb && d->memo_i == d->memo_n && d->timestamp < d->skip_bound &&
 	       d->sample_timestamp < d->skip_bound &&
 	       (!d->list_skipped || d->n_skipped_ts + 2 < PDEC_SKIPPED_TS);

@@ -14,15 +14,27 @@
  * cached by the walk for that key (pdec_params.seg_find, seg_put), then
  * taken in one step when it comes again.
  *
+ * CYC packets may come between them (the bench's W4, with a CYC before
+ * every TNT and TIP: 154,020 segments, 156 byte strings).  A CYC moves
+ * the time, which the states after it take and the next sample depends
+ * on, so a segment is kept in parts, one before each CYC and the last
+ * up to the TIP: taking it, the decoder takes each part's counts and
+ * notes, and each CYC packet as the loop takes it (pdec_calc_cyc_timestamp),
+ * after first checking that every part fits with the times the CYC
+ * packets will give (seg_fits); and whether the cycles were still to be
+ * sampled (sample_cyc) is in the key.
+ *
  * What a segment leaves is read off the decoder at its TIP: the ip, the
  * last IP, the TIP's state, packet and branch, the return addresses
  * pushed, counts of instructions.  What depends on the decoder before it
- * is noted as the loop runs:
+ * is noted as the loop runs, for each part:
  * - the sample time: whether it was updated (pdec_update_sample_time
  *   sets seg.upd), and then how many instructions before the end;
- * - the skipped states' timestamps (pdec_note_skipped): the sample time
- *   from before an update (NOTE_S), or the time (NOTE_T, with and after
- *   an update, when the sample time equals the time);
+ * - the skipped states' timestamps (pdec_note_skipped), each the sample
+ *   time: from before an update in the part (NOTE_S), or the time
+ *   (NOTE_T, with and after one);
+ * - whether the cycles were sampled, and sample_cyc cleared;
+ * and for the whole segment:
  * - the return stack: its top entries are in the key (the return from a
  *   call through a pointer, which ended the segment before, takes the
  *   top; one from a recursion more), and pop notes how deep the segment
@@ -44,13 +56,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The segment at p (avail bytes): TNT packets and PADs, then a TIP with
- * an IP, in at most PDEC_SEG_BYTES; its length, or 0 when there is none.
- * *npk: its packets but PADs. */
-static unsigned seg_scan(const uint8_t *p, size_t avail, unsigned *npk)
+/* The segment at p (avail bytes): TNT, CYC and PAD packets, at least one
+ * TNT, then a TIP with an IP, in at most PDEC_SEG_BYTES, with at most
+ * PDEC_SEG_PARTS - 1 CYC packets; its length, or 0 when there is none.
+ * *nparts: its CYC packets and one. */
+static unsigned seg_scan(const uint8_t *p, size_t avail, unsigned *nparts)
 {
 	size_t lim = avail < PDEC_SEG_BYTES ? avail : PDEC_SEG_BYTES;
-	unsigned i = 0, n = 0, b, size;
+	unsigned i = 0, parts = 1, t = 0, b, size;
+	struct pdec_pkt pkt;
 	uint64_t bits;
 
 	while (i < lim) {
@@ -66,12 +80,20 @@ static unsigned seg_scan(const uint8_t *p, size_t avail, unsigned *npk)
 			} else {
 				i++;
 			}
-			n += b != 0;   /* 0: a PAD */
+			t |= b;   /* 0: a PAD */
 			continue;
 		}
-		if ((b & 0x1f) != 0x0d || !(b >> 5) || !(size = pdec_ip_packet_size(b, lim - i)))
+		if ((b & 3) == 3) {   /* CYC */
+			if (parts == PDEC_SEG_PARTS || !(size = (unsigned)pdec_cyc_packet(p + i, lim - i, &pkt)))
+				return 0;
+			parts++;
+			i += size;
+			continue;
+		}
+		if ((b & 0x1f) != 0x0d || !(b >> 5) || !t ||
+		    !(size = pdec_ip_packet_size(b, lim - i)))
 			return 0;
-		*npk = n + 1;
+		*nparts = parts;
 		return i + size;
 	}
 	return 0;
@@ -96,22 +118,57 @@ static inline void seg_bytes(struct pdec_seg_key *k, const uint8_t *p, size_t av
 		k->bytes[len >> 3] &= (1ULL << 8 * r) - 1;
 }
 
-static void seg_begin(struct ptd_pdec *d, const struct pdec_seg_key *k, size_t end, unsigned npk)
+/* The part noted begins */
+static void seg_part_begin(struct ptd_pdec *d)
+{
+	d->seg.tot = d->tot_insn_cnt;
+	d->seg.cyc_start = d->sample_cyc;
+	d->seg.notes = 0;
+	d->seg.upd = d->seg.cyc_cnt = false;
+}
+
+static void seg_begin(struct ptd_pdec *d, const struct pdec_seg_key *k, size_t end,
+		      unsigned nparts)
 {
 	unsigned i;
 
 	d->seg.on = true;
-	d->seg.npk = (uint8_t)npk;
+	d->seg.np = 0;
+	d->seg.nparts = (uint8_t)nparts;
 	d->seg.key = *k;
 	d->seg.end = end;
 	d->seg.buf = d->buf;
-	d->seg.notes = 0;
-	d->seg.under = d->seg.popped = d->seg.upd = false;
+	d->seg.under = d->seg.popped = false;
 	d->seg.depth = d->seg.low = d->stack_n;
 	for (i = 0; i < PDEC_SEG_DEEP - 1; i++)
 		d->seg.below[i] = d->stack_n > i + 1 ? d->stack[d->stack_n - 2 - i] : 0;
-	d->seg.s0 = d->sample_timestamp;
-	d->seg.tot = d->tot_insn_cnt;
+	d->seg.tot0 = d->tot_insn_cnt;
+	seg_part_begin(d);
+}
+
+/* The part noted ends (its instructions fit 32 bits: pdec_seg_end
+ * checks the segment's) */
+static void seg_part_end(struct ptd_pdec *d)
+{
+	struct pdec_seg_part *q = &d->seg.part[d->seg.np];
+
+	q->cnt = (uint32_t)(d->tot_insn_cnt - d->seg.tot);
+	q->after = d->seg.upd ? (uint32_t)(d->timestamp_insn_cnt - d->sample_insn_cnt) : 0;
+	q->flags = (uint8_t)(d->seg.notes | (d->seg.upd ? PDEC_SEG_UPD : 0) |
+			     (d->seg.cyc_cnt ? PDEC_SEG_CYC_CNT : 0) |
+			     (d->seg.cyc_start && !d->sample_cyc ? PDEC_SEG_CYC_CLR : 0));
+}
+
+void pdec_seg_part(struct ptd_pdec *d)
+{
+	if (d->seg.np + 1 >= d->seg.nparts) {   /* not the packets scanned */
+		pdec_seg_cancel(d);
+		return;
+	}
+	seg_part_end(d);
+	d->seg.cyc[d->seg.np++] = d->packet.payload;
+	seg_part_begin(d);
+	d->seg.cyc_start = true;   /* as the CYC packet leaves it */
 }
 
 static void seg_stop(struct ptd_pdec *d)
@@ -120,45 +177,112 @@ static void seg_stop(struct ptd_pdec *d)
 	d->seg.low = 0;
 }
 
-/* Would cnt more instructions from here take no sample, and leave the
- * period as it is?  As run_once asks: with a period of ticks not yet
- * continuous, pdec_period_quiet; else pdec_insn_fit. */
-static inline __attribute__((always_inline)) bool seg_fit(struct ptd_pdec *d,
-							   uint64_t cnt)
+/* Would cnt more instructions from a time of ts (the timestamp and the
+ * instructions since) and a period's count of pic take no sample, and
+ * leave the period as it is?  As run_once asks: with a period of ticks
+ * not yet continuous, pdec_period_quiet; else pdec_insn_fit. */
+static inline __attribute__((always_inline)) bool seg_fit(const struct ptd_pdec *d, uint64_t ts,
+							   uint64_t pic, uint64_t cnt)
 {
-	if (d->p.period_type == PDEC_PERIOD_TICKS && !d->continuous_period)
-		return d->timestamp + d->timestamp_insn_cnt < UINT64_MAX - (1ULL << 33) &&
-		       pdec_period_quiet(d, cnt);
-	return pdec_insn_fit(d, cnt);
+	uint64_t cap, masked;
+
+	switch (d->p.period_type) {
+	case PDEC_PERIOD_TICKS:
+		if (!d->continuous_period)
+			return ts < UINT64_MAX - (1ULL << 33) && pdec_period_quiet_at(d, ts, cnt);
+		masked = ts & d->period_mask;
+		cap = masked > d->last_masked_timestamp ? 1 : pdec_period_left(d, ts, masked);
+		return cnt < cap && ts + cnt > ts && ((ts + cnt) & d->period_mask) == masked;
+	case PDEC_PERIOD_INSTRUCTIONS:
+		cap = d->p.period - pic;
+		return !cap || cnt < cap;
+	default:
+		return true;
+	}
+}
+
+/* With more than one part: does every part of g fit (seg_fit), with the
+ * times its CYC packets give between them, is every state's time under
+ * the bound, and is there room for the timestamps it notes? */
+static inline __attribute__((always_inline)) bool seg_fits(const struct ptd_pdec *d,
+							    const struct pdec_seg *g)
+{
+	uint64_t t = d->timestamp, n = d->timestamp_insn_cnt, pic = d->period_insn_cnt;
+	uint64_t cycles = d->cycle_cnt, ct;
+	unsigned i;
+
+	if (d->list_skipped && d->n_skipped_ts + g->notes >= PDEC_SKIPPED_TS)
+		return false;
+	for (i = 0;; i++) {
+		if (g->part[i].cnt && !seg_fit(d, t + n, pic, g->part[i].cnt))
+			return false;
+		if (i + 1 == g->nparts)
+			return t < d->skip_bound;
+		n += g->part[i].cnt;
+		pic += g->part[i].cnt;
+		cycles += g->cyc[i];
+		if (pdec_cyc_time(d, cycles, &ct)) {
+			if (ct >= t)
+				t = ct;
+			n = 0;
+		}
+	}
+}
+
+/* What part q of a segment does to the decoder */
+static inline __attribute__((always_inline)) void seg_part_take(struct ptd_pdec *d,
+								     const struct pdec_seg_part *q)
+{
+	if (q->flags & PDEC_SEG_NOTE_S)
+		pdec_note_skipped(d, d->sample_timestamp);
+	d->tot_insn_cnt += q->cnt;
+	d->timestamp_insn_cnt += q->cnt;
+	d->period_insn_cnt += q->cnt;
+	if (q->flags & PDEC_SEG_UPD) {
+		pdec_update_sample_time(d);
+		d->sample_insn_cnt -= q->after;
+	} else {
+		d->sample_insn_cnt += q->cnt;
+	}
+	if (q->flags & PDEC_SEG_NOTE_T)
+		pdec_note_skipped(d, d->timestamp);
+	if (q->flags & (PDEC_SEG_CYC_CNT | PDEC_SEG_CYC_CLR)) {
+		if (q->flags & PDEC_SEG_CYC_CNT)
+			d->sample_tot_cyc_cnt = d->tot_cyc_cnt;
+		if (q->flags & PDEC_SEG_CYC_CLR)
+			d->sample_cyc = false;
+	}
 }
 
 /* Take segment g, which starts at offset s of the piece.  false, with
- * nothing done, when the next sample falls inside it or the return
- * stack has no room. */
+ * nothing done, when the next sample falls inside it, a state's time
+ * reaches the bound, or the return stack or the list of skipped
+ * timestamps has no room.  Its CYC packets are taken as the loop takes
+ * them, between its parts. */
 static inline __attribute__((always_inline)) bool seg_take(struct ptd_pdec *d,
 								const struct pdec_seg *g, size_t s,
 								unsigned len)
 {
+	const struct pdec_seg_part *q;
 	size_t off;
 	unsigned i;
 
-	if (!seg_fit(d, g->cnt) || d->stack_n + g->cnt >= PDEC_STACK_MAX / 2 ||
+	/* one part: the room for notes and the time's bound as for the start
+	 * (pdec_seg_may, seg_again) */
+	if ((g->nparts == 1 ? !seg_fit(d, d->timestamp + d->timestamp_insn_cnt, d->period_insn_cnt,
+				       g->cnt) : !seg_fits(d, g)) ||
+	    d->stack_n + g->cnt >= PDEC_STACK_MAX / 2 ||
 	    (d->stack_cap - d->stack_n + g->deep < g->npush &&
 	     pdec_stack_reserve(d, g->npush - g->deep)))
 		return false;
-	if (g->flags & PDEC_SEG_NOTE_S)
-		pdec_note_skipped(d, d->sample_timestamp);
-	d->tot_insn_cnt += g->cnt;
-	d->timestamp_insn_cnt += g->cnt;
-	d->period_insn_cnt += g->cnt;
-	if (g->flags & PDEC_SEG_UPD) {
-		pdec_update_sample_time(d);
-		d->sample_insn_cnt -= g->after;
-	} else {
-		d->sample_insn_cnt += g->cnt;
+	seg_part_take(d, g->part);
+	if (g->nparts > 1) {
+		for (i = 1, q = g->part + 1; i < g->nparts; i++, q++) {
+			d->packet.payload = g->cyc[i - 1];
+			pdec_calc_cyc_timestamp(d);
+			seg_part_take(d, q);
+		}
 	}
-	if (g->flags & PDEC_SEG_NOTE_T)
-		pdec_note_skipped(d, d->timestamp);
 	d->stack_n -= g->deep;
 	for (i = 0; i < g->npush; i++)
 		d->stack[d->stack_n++] = g->push[i];
@@ -173,12 +297,10 @@ static inline __attribute__((always_inline)) bool seg_take(struct ptd_pdec *d,
 	d->state.insn_op = g->insn_op;
 	d->state.insn_len = g->insn_len;
 	memcpy(d->state.insn, g->insn, PDEC_INSN_BUF_SZ);
-	if (g->flags & PDEC_SEG_TNT) {
-		d->tnt.type = g->tnt.type;
-		d->tnt.count = g->tnt.count;
-		d->tnt.payload = g->tnt.payload;
-	}
-	d->last_packet_type = g->npk > 1 ? PK_TNT : d->packet.type;
+	d->tnt.type = PK_TNT;   /* the last TNT packet used up */
+	d->tnt.count = 0;
+	d->tnt.payload = 0;
+	d->last_packet_type = g->last_type;
 	d->packet.type = g->packet.type;
 	d->packet.count = g->packet.count;
 	d->packet.payload = g->packet.payload;
@@ -252,7 +374,7 @@ static inline bool seg_again(const struct ptd_pdec *d)
 {
 	size_t s = d->off + d->pkt_step;
 
-	return s < d->len && pdec_seg_packet(d->buf[s]) &&
+	return s < d->len && pdec_seg_packet(d->buf[s], true) &&
 	       (!d->list_skipped || d->n_skipped_ts + 2 < PDEC_SKIPPED_TS);
 }
 
@@ -260,13 +382,13 @@ int pdec_seg(struct ptd_pdec *d)
 {
 	const struct pdec_seg *g;
 	struct pdec_seg_key k;
-	unsigned len, npk;
+	unsigned len, nparts;
 	bool watch;
 	int n = 0;
 	size_t s = d->off;   /* the TNT packet read, then the packet after a TIP */
 
 	for (;; s = d->off + d->pkt_step) {
-		if (s >= d->len || !(len = seg_scan(d->buf + s, d->len - s, &npk))) {
+		if (s >= d->len || !(len = seg_scan(d->buf + s, d->len - s, &nparts))) {
 			if (!n) {   /* none here: wait longer each time */
 				d->seg.wait = d->seg.backoff;
 				if (d->seg.backoff < 63)
@@ -283,6 +405,7 @@ int pdec_seg(struct ptd_pdec *d)
 		k.stack_n = d->stack_n;
 		k.len = (uint8_t)len;
 		k.eq = d->sample_timestamp == d->timestamp;
+		k.cyc = d->sample_cyc;
 		watch = false;
 		g = d->p.seg_find(d->p.ctx, &k, &watch);
 		if (!g || d->seg.checking)
@@ -290,6 +413,7 @@ int pdec_seg(struct ptd_pdec *d)
 		if (!seg_take(d, g, s, len))
 			return n;
 		d->seg.taken++;
+		d->seg.taken_cyc += g->nparts > 1;
 		n = 1;
 		if (!seg_again(d))
 			return n;
@@ -301,7 +425,7 @@ int pdec_seg(struct ptd_pdec *d)
 		d->seg.check = NULL;
 	}
 	if (watch || d->seg.check)
-		seg_begin(d, &k, s + len, npk);
+		seg_begin(d, &k, s + len, nparts);
 	return n;
 }
 
@@ -309,22 +433,26 @@ void pdec_seg_end(struct ptd_pdec *d)
 {
 	struct pdec_seg g;
 	size_t n;
+	unsigned i;
 
 	if (d->off + d->pkt_step != d->seg.end || d->buf != d->seg.buf || d->seg.under ||
-	    d->no_progress || d->seg.depth - d->seg.low > PDEC_SEG_DEEP ||
+	    d->seg.np + 1 != d->seg.nparts || d->no_progress ||
+	    d->seg.depth - d->seg.low > PDEC_SEG_DEEP ||
 	    d->stack_n - d->seg.low > PDEC_SEG_PUSH ||
-	    d->tot_insn_cnt - d->seg.tot > UINT32_MAX ||
-	    d->seg.depth + (d->tot_insn_cnt - d->seg.tot) >= PDEC_STACK_MAX / 2) {
+	    d->tot_insn_cnt - d->seg.tot0 > UINT32_MAX ||
+	    d->seg.depth + (d->tot_insn_cnt - d->seg.tot0) >= PDEC_STACK_MAX / 2) {
 		pdec_seg_cancel(d);
 		return;
 	}
 	memset(&g, 0, sizeof(g));
-	g.cnt = (uint32_t)(d->tot_insn_cnt - d->seg.tot);
-	if (d->seg.upd) {
-		g.flags |= PDEC_SEG_UPD;
-		g.after = (uint32_t)(d->timestamp_insn_cnt - d->sample_insn_cnt);
-	}
-	g.flags |= d->seg.notes;
+	seg_part_end(d);
+	g.nparts = d->seg.nparts;
+	memcpy(g.part, d->seg.part, sizeof(g.part));
+	memcpy(g.cyc, d->seg.cyc, sizeof(g.cyc));
+	for (i = 0; i < g.nparts; i++)
+		g.notes = (uint8_t)(g.notes + !!(g.part[i].flags & PDEC_SEG_NOTE_S) +
+				    !!(g.part[i].flags & PDEC_SEG_NOTE_T));
+	g.cnt = (uint32_t)(d->tot_insn_cnt - d->seg.tot0);
 	if (d->seg.popped) {
 		g.flags |= PDEC_SEG_POP;
 		g.ret_addr = d->ret_addr;
@@ -344,13 +472,7 @@ void pdec_seg_end(struct ptd_pdec *d)
 	g.packet.type = d->packet.type;
 	g.packet.count = d->packet.count;
 	g.packet.payload = d->packet.payload;
-	g.npk = d->seg.npk;
-	if (g.npk > 1) {
-		g.flags |= PDEC_SEG_TNT;
-		g.tnt.type = d->tnt.type;
-		g.tnt.count = d->tnt.count;
-		g.tnt.payload = d->tnt.payload;
-	}
+	g.last_type = (uint8_t)d->last_packet_type;
 	g.tip_size = (uint8_t)d->pkt_step;
 	seg_stop(d);
 	if (d->seg.check)
@@ -369,7 +491,8 @@ void pdec_seg_cancel(struct ptd_pdec *d)
 void pdec_seg_fini(struct ptd_pdec *d)
 {
 	if (d->p.seg_find && getenv("PTDECODE_DEBUG_SEGS"))
-		fprintf(stderr, "ptdecode: segments: %llu taken, %llu noted, %llu checked\n",
+		fprintf(stderr,
+			"ptdecode: segments: %llu taken, %llu noted, %llu checked, %llu with CYC\n",
 			(unsigned long long)d->seg.taken, (unsigned long long)d->seg.noted,
-			(unsigned long long)d->seg.checked);
+			(unsigned long long)d->seg.checked, (unsigned long long)d->seg.taken_cyc);
 }

@@ -150,7 +150,7 @@ static unsigned run_once(struct ptd_pdec *d, struct again *a, int *err, bool *mo
 	d->period_insn_cnt += cnt;
 	d->no_progress = 0;
 	if (d->sample_cyc && ((run->uncond[0] && first_upd) || (d->tnt.payload & (1ULL << 63))))
-		d->sample_tot_cyc_cnt = d->tot_cyc_cnt;
+		pdec_sample_cyc_cnt(d);
 	d->sample_cyc = false;
 	if (run->uncond[0] && !first_upd)
 		pdec_skipped(d, d->sample_timestamp);
@@ -209,7 +209,7 @@ static bool chain_may(const struct ptd_pdec *d)
 static int chain_take(struct ptd_pdec *d, const struct pdec_jcc_chain *c, uint64_t base)
 {
 	if (d->sample_cyc && (d->tnt.payload & (1ULL << 63)))
-		d->sample_tot_cyc_cnt = d->tot_cyc_cnt;
+		pdec_sample_cyc_cnt(d);
 	d->sample_cyc = false;
 	d->mtc_insn = true;
 	d->no_progress = 0;

@@ -346,9 +346,25 @@ void pdec_calc_cbr(struct ptd_pdec *d)
 		pdec_mtc_cyc_cnt_pge(d);
 }
 
+bool pdec_cyc_time(const struct ptd_pdec *d, uint64_t cycle_cnt, uint64_t *timestamp)
+{
+	if (!d->cyc_ref_timestamp)
+		return false;
+	/* perf adds in double (u64 += double): the sum is rounded */
+	if (d->have_calc_cyc_to_tsc)
+		*timestamp = to_u64((double)d->cyc_ref_timestamp +
+				    (double)cycle_cnt * d->calc_cyc_to_tsc);
+	else if (d->cbr)
+		*timestamp = to_u64((double)d->cyc_ref_timestamp +
+				    (double)cycle_cnt * d->cbr_cyc_to_tsc);
+	else
+		return false;
+	return true;
+}
+
 void pdec_calc_cyc_timestamp(struct ptd_pdec *d)
 {
-	uint64_t timestamp = d->cyc_ref_timestamp;
+	uint64_t timestamp;
 
 	d->cyc_reads++;
 	d->have_cyc = true;
@@ -356,14 +372,7 @@ void pdec_calc_cyc_timestamp(struct ptd_pdec *d)
 	if (d->pge)
 		d->tot_cyc_cnt += d->packet.payload;
 	d->sample_cyc = true;
-	if (!d->cyc_ref_timestamp)
-		return;
-	/* perf adds in double (u64 += double): the sum is rounded */
-	if (d->have_calc_cyc_to_tsc)
-		timestamp = to_u64((double)timestamp + (double)d->cycle_cnt * d->calc_cyc_to_tsc);
-	else if (d->cbr)
-		timestamp = to_u64((double)timestamp + (double)d->cycle_cnt * d->cbr_cyc_to_tsc);
-	else
+	if (!pdec_cyc_time(d, d->cycle_cnt, &timestamp))
 		return;
 	if (timestamp >= d->timestamp)
 		d->timestamp = timestamp;

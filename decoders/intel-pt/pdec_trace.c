@@ -250,7 +250,11 @@ next:
 			return 0;
 		case PK_TSC: pdec_calc_tsc_timestamp(d); break;
 		case PK_TMA: pdec_calc_tma(d); break;
-		case PK_CYC: pdec_calc_cyc_timestamp(d); break;
+		case PK_CYC:
+			if (d->seg.on)
+				pdec_seg_part(d);
+			pdec_calc_cyc_timestamp(d);
+			break;
 		case PK_CBR:
 			pdec_calc_cbr(d);
 			if (d->cbr != d->cbr_seen) {
