@@ -291,6 +291,7 @@ static void undo(struct ptd_ptq *q)
 		memset(pq->w.files, 0, sizeof(pq->w.files));
 		pq->w.cur = NULL;
 		pq->w.win_len = 0;
+		pq->w.prev.len = 0;
 	}
 	free_ahead(q);
 }

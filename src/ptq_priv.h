@@ -27,7 +27,7 @@
  * the perf time of the maps, and the caches.  Serial decoding: the
  * queue's pid and tid, &q->now and the replay's caches; decoding ahead
  * (ptq_ahead.c): those the decode-ahead thread sets. */
-#define PTQ_WALK_FILES_BITS 4
+#define PTQ_WALK_FILES_BITS 6
 
 struct walker {
 	struct ptd_ptq *q;
@@ -50,6 +50,14 @@ struct walker {
 	uint64_t win_lo, win_len;     /* walk_map: cur holds for ip - win_lo < win_len */
 	uint64_t win_from, win_tlen;  /* and now - win_from < win_tlen, */
 	int32_t win_pid;              /* for pid win_pid (win_len 0: no window) */
+	struct {                      /* the window before, with its map (walk_map_slow
+	                                 looks there first: calls across libraries
+	                                 go back and forth; len 0: none) */
+		const struct ptd_map *map;
+		struct ptd_dsofile *file;
+		uint64_t adj, start, end, lo, len, from, tlen;
+		int32_t pid;
+	} prev;
 	struct pdec_insn insn;        /* walk's answer when no cache holds it */
 	struct {                      /* a chain noted (jccchain.h), from walk_chain */
 		int on;                   /* until walk_chain_put, while walk_jcc finds its

@@ -295,9 +295,28 @@ void pdec_calc_tma(struct ptd_pdec *d);
 void pdec_calc_mtc_timestamp(struct ptd_pdec *d);
 void pdec_calc_cbr(struct ptd_pdec *d);
 void pdec_calc_cyc_timestamp(struct ptd_pdec *d);
-/* The time a CYC packet gives when cycle_cnt cycles have passed since its
- * reference: false when it gives none */
+/* What pdec_calc_cyc_timestamp does with a CYC packet: its cycles counted
+ * (pdec_cyc_count), then, when cycle_cnt cycles since the reference give
+ * a time (pdec_cyc_time: false when they give none), that time taken
+ * (pdec_cyc_time_take) */
 bool pdec_cyc_time(const struct ptd_pdec *d, uint64_t cycle_cnt, uint64_t *timestamp);
+
+static inline void pdec_cyc_count(struct ptd_pdec *d, uint64_t cycles)
+{
+	d->cyc_reads++;
+	d->have_cyc = true;
+	d->cycle_cnt += cycles;
+	if (d->pge)
+		d->tot_cyc_cnt += cycles;
+	d->sample_cyc = true;
+}
+
+static inline void pdec_cyc_time_take(struct ptd_pdec *d, uint64_t timestamp)
+{
+	if (timestamp >= d->timestamp)
+		d->timestamp = timestamp;
+	d->timestamp_insn_cnt = 0;
+}
 void pdec_mtc_cyc_cnt_pge(struct ptd_pdec *d);
 uint64_t pdec_est_timestamp(const struct ptd_pdec *d);
 void pdec_setup_period(struct ptd_pdec *d);

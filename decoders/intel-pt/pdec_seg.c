@@ -19,9 +19,10 @@
  * the time, which the states after it take and the next sample depends
  * on, so a segment is kept in parts, one before each CYC and the last
  * up to the TIP: taking it, the decoder takes each part's counts and
- * notes, and each CYC packet as the loop takes it (pdec_calc_cyc_timestamp),
- * after first checking that every part fits with the times the CYC
- * packets will give (seg_fits); and whether the cycles were still to be
+ * notes, and each CYC packet as the loop takes it (pdec_calc_cyc_timestamp:
+ * its cycles counted, and the time they give, as it was worked out when
+ * checking that every part fits with the times the CYC packets give,
+ * seg_fits); and whether the cycles were still to be
  * sampled (sample_cyc) is in the key.
  *
  * What a segment leaves is read off the decoder at its TIP: the ip, the
@@ -201,18 +202,27 @@ static inline __attribute__((always_inline)) bool seg_fit(const struct ptd_pdec 
 	}
 }
 
+/* The times a segment's CYC packets give (pdec_cyc_time): ts[i] after
+ * part i, when bit i of has is set */
+struct seg_times {
+	uint64_t ts[PDEC_SEG_PARTS - 1];
+	unsigned has;
+};
+
 /* With more than one part: does every part of g fit (seg_fit), with the
- * times its CYC packets give between them, is every state's time under
- * the bound, and is there room for the timestamps it notes? */
+ * times its CYC packets give between them (into *c), is every state's
+ * time under the bound, and is there room for the timestamps it notes? */
 static inline __attribute__((always_inline)) bool seg_fits(const struct ptd_pdec *d,
-							    const struct pdec_seg *g)
+							    const struct pdec_seg *g,
+							    struct seg_times *c)
 {
 	uint64_t t = d->timestamp, n = d->timestamp_insn_cnt, pic = d->period_insn_cnt;
-	uint64_t cycles = d->cycle_cnt, ct;
+	uint64_t cycles = d->cycle_cnt;
 	unsigned i;
 
 	if (d->list_skipped && d->n_skipped_ts + g->notes >= PDEC_SKIPPED_TS)
 		return false;
+	c->has = 0;
 	for (i = 0;; i++) {
 		if (g->part[i].cnt && !seg_fit(d, t + n, pic, g->part[i].cnt))
 			return false;
@@ -221,9 +231,10 @@ static inline __attribute__((always_inline)) bool seg_fits(const struct ptd_pdec
 		n += g->part[i].cnt;
 		pic += g->part[i].cnt;
 		cycles += g->cyc[i];
-		if (pdec_cyc_time(d, cycles, &ct)) {
-			if (ct >= t)
-				t = ct;
+		if (pdec_cyc_time(d, cycles, &c->ts[i])) {
+			c->has |= 1u << i;
+			if (c->ts[i] >= t)
+				t = c->ts[i];
 			n = 0;
 		}
 	}
@@ -264,13 +275,14 @@ static inline __attribute__((always_inline)) bool seg_take(struct ptd_pdec *d,
 								unsigned len)
 {
 	const struct pdec_seg_part *q;
+	struct seg_times c;
 	size_t off;
 	unsigned i;
 
 	/* one part: the room for notes and the time's bound as for the start
 	 * (pdec_seg_may, seg_again) */
 	if ((g->nparts == 1 ? !seg_fit(d, d->timestamp + d->timestamp_insn_cnt, d->period_insn_cnt,
-				       g->cnt) : !seg_fits(d, g)) ||
+				       g->cnt) : !seg_fits(d, g, &c)) ||
 	    d->stack_n + g->cnt >= PDEC_STACK_MAX / 2 ||
 	    (d->stack_cap - d->stack_n + g->deep < g->npush &&
 	     pdec_stack_reserve(d, g->npush - g->deep)))
@@ -278,8 +290,9 @@ static inline __attribute__((always_inline)) bool seg_take(struct ptd_pdec *d,
 	seg_part_take(d, g->part);
 	if (g->nparts > 1) {
 		for (i = 1, q = g->part + 1; i < g->nparts; i++, q++) {
-			d->packet.payload = g->cyc[i - 1];
-			pdec_calc_cyc_timestamp(d);
+			pdec_cyc_count(d, g->cyc[i - 1]);   /* pdec_calc_cyc_timestamp */
+			if (c.has & 1u << (i - 1))
+				pdec_cyc_time_take(d, c.ts[i - 1]);
 			seg_part_take(d, q);
 		}
 	}

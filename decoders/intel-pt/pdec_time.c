@@ -366,17 +366,9 @@ void pdec_calc_cyc_timestamp(struct ptd_pdec *d)
 {
 	uint64_t timestamp;
 
-	d->cyc_reads++;
-	d->have_cyc = true;
-	d->cycle_cnt += d->packet.payload;
-	if (d->pge)
-		d->tot_cyc_cnt += d->packet.payload;
-	d->sample_cyc = true;
-	if (!pdec_cyc_time(d, d->cycle_cnt, &timestamp))
-		return;
-	if (timestamp >= d->timestamp)
-		d->timestamp = timestamp;
-	d->timestamp_insn_cnt = 0;
+	pdec_cyc_count(d, d->packet.payload);
+	if (pdec_cyc_time(d, d->cycle_cnt, &timestamp))
+		pdec_cyc_time_take(d, timestamp);
 }
 
 /* ---- sampling periods --------------------------------------------------- */
