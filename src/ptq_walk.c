@@ -380,7 +380,8 @@ static void walk_chain_put(void *ctx, const struct pdec_jcc_chain *c, uint64_t b
 /* pdec_params.seg_find: the segment cached for k in the map of the last
  * lookup (walk_map's window); the segment is noted from here while every
  * walk finds its code in the window */
-static const struct pdec_seg *walk_seg_find(void *ctx, const struct pdec_seg_key *k, bool *watch)
+static const struct pdec_seg *walk_seg_find(void *ctx, const struct pdec_seg_key *k,
+					    const uint64_t *stack, size_t stack_n, bool *watch)
 {
 	struct walker *w = ctx;
 
@@ -389,17 +390,17 @@ static const struct pdec_seg *walk_seg_find(void *ctx, const struct pdec_seg_key
 	*watch = true;
 	w->seg.on = 1;
 	w->seg.map = w->cur;
-	return ptd_segcache_find(w->jcc, w->cur, k);
+	return ptd_segcache_find(w->jcc, w->cur, k, stack, stack_n);
 }
 
 /* pdec_params.seg_put: the segment noted cached, when all its walks
  * found their code in the map it began in */
-static void walk_seg_put(void *ctx, const struct pdec_seg_key *k, const struct pdec_seg *s)
+static void walk_seg_put(void *ctx, const struct pdec_seg *s)
 {
 	struct walker *w = ctx;
 
 	if (w->seg.on)
-		ptd_segcache_put(w->jcc, w->seg.map, k, s);
+		ptd_segcache_put(w->jcc, w->seg.map, s);
 	w->seg.on = 0;
 }
 

@@ -6,10 +6,10 @@
 
 #include "common/hugemem.h"
 
-void ptd_segcache_put(struct ptd_jccruns *r, const void *map, const struct pdec_seg_key *k,
-		      const struct pdec_seg *s)
+void ptd_segcache_put(struct ptd_jccruns *r, const void *map, const struct pdec_seg *s)
 {
 	unsigned bits = r->segs ? r->seg_bits : PTD_SEGCACHE_BITS_FIRST;
+	const struct pdec_seg_key *k = &s->key;
 	struct ptd_segent *e;
 
 	if (r->segs && bits < PTD_SEGCACHE_BITS && ++r->seg_fills > (size_t)8 << bits)
@@ -31,6 +31,5 @@ void ptd_segcache_put(struct ptd_jccruns *r, const void *map, const struct pdec_
 	    memcmp(e[0].seg.below, s->below, sizeof(s->below)))
 		e[1] = e[0];
 	e[0].map = map;
-	e[0].key = *k;
 	e[0].seg = *s;
 }

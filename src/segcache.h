@@ -29,8 +29,7 @@
 
 struct ptd_segent {
 	const void *map;        /* NULL: empty */
-	struct pdec_seg_key key;
-	struct pdec_seg seg;
+	struct pdec_seg seg;    /* with its key */
 };
 
 #define PTD_SEGCACHE_BITS_FIRST 4   /* 16 sets of 2, 10 KB */
@@ -54,44 +53,32 @@ ptd_segcache_set(const struct ptd_jccruns *r, const void *map, const struct pdec
 static inline __attribute__((always_inline)) bool
 ptd_segent_key(const struct ptd_segent *e, const void *map, const struct pdec_seg_key *k)
 {
-	return e->map == map && e->key.ip == k->ip && e->key.bytes[0] == k->bytes[0] &&
-	       e->key.top == k->top && e->key.last_ip == k->last_ip &&
-	       e->key.bytes[1] == k->bytes[1] && e->key.bytes[2] == k->bytes[2] &&
-	       e->key.len == k->len && e->key.eq == k->eq && e->key.cyc == k->cyc;
+	const struct pdec_seg_key *a = &e->seg.key;
+
+	return e->map == map && a->ip == k->ip && a->bytes[0] == k->bytes[0] &&
+	       a->top == k->top && a->last_ip == k->last_ip &&
+	       a->bytes[1] == k->bytes[1] && a->bytes[2] == k->bytes[2] &&
+	       a->len == k->len && a->eq == k->eq && a->cyc == k->cyc;
 }
 
-/* Does e hold the segment for k, with the entries below the top of k's
- * return stack that it takes? */
-static inline __attribute__((always_inline)) bool
-ptd_segent_is(const struct ptd_segent *e, const void *map, const struct pdec_seg_key *k)
-{
-	unsigned i;
-
-	if (!ptd_segent_key(e, map, k))
-		return false;
-	for (i = 1; i < e->seg.deep; i++)
-		if (e->seg.below[i - 1] != (k->stack_n > i ? k->stack[k->stack_n - 1 - i] : 0))
-			return false;
-	return true;
-}
-
-/* The segment cached for k in map; NULL when none */
+/* The segment cached for k in map, taking the entries below the top of
+ * the return stack (stack_n at stack) it holds; NULL when none */
 static inline __attribute__((always_inline)) const struct pdec_seg *
-ptd_segcache_find(const struct ptd_jccruns *r,
-						       const void *map,
-						       const struct pdec_seg_key *k)
+ptd_segcache_find(const struct ptd_jccruns *r, const void *map, const struct pdec_seg_key *k,
+		  const uint64_t *stack, size_t stack_n)
 {
 	const struct ptd_segent *e = ptd_segcache_set(r, map, k);
 
 	if (!e)
 		return NULL;
-	if (ptd_segent_is(&e[0], map, k))
+	if (ptd_segent_key(&e[0], map, k) && pdec_seg_below(&e[0].seg, stack, stack_n))
 		return &e[0].seg;
-	return ptd_segent_is(&e[1], map, k) ? &e[1].seg : NULL;
+	return ptd_segent_key(&e[1], map, k) && pdec_seg_below(&e[1].seg, stack, stack_n) ?
+	       &e[1].seg : NULL;
 }
 
-/* Cache s for k in map: first in its set, the one there before second */
-void ptd_segcache_put(struct ptd_jccruns *r, const void *map, const struct pdec_seg_key *k,
-		      const struct pdec_seg *s);
+/* Cache s for its key in map: first in its set, the one there before
+ * second */
+void ptd_segcache_put(struct ptd_jccruns *r, const void *map, const struct pdec_seg *s);
 
 #endif

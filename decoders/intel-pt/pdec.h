@@ -153,10 +153,6 @@ struct pdec_seg_key {
 	uint8_t len;
 	uint8_t eq;                        /* sample_timestamp == timestamp */
 	uint8_t cyc;                       /* the decoder's sample_cyc */
-	/* the return stack, to compare the entries below the top that a
-	 * segment takes with its below[] (seg_find only) */
-	const uint64_t *stack;
-	size_t stack_n;
 };
 /* A segment's part: its instructions up to a CYC packet (the part after
  * the last one: to the TIP), and what the states skipped on the way did */
@@ -172,6 +168,7 @@ struct pdec_seg_part {
 #define PDEC_SEG_CYC_CLR 16 /* sample_cyc was cleared */
 /* What the segment leaves (pdec_seg.c says how it is taken) */
 struct pdec_seg {
+	struct pdec_seg_key key;
 	uint64_t ip, last_ip, ret_addr, from_ip, to_ip;
 	struct { int type, count; uint64_t payload; } packet;   /* the TIP */
 	uint64_t cyc[PDEC_SEG_PARTS - 1];  /* the CYC packets' payloads */
@@ -189,6 +186,20 @@ struct pdec_seg {
 	uint64_t push[PDEC_SEG_PUSH];
 };
 #define PDEC_SEG_POP 1      /* the return stack was popped: ret_addr */
+
+/* Are the entries below the top of the return stack (stack_n at stack)
+ * those that segment s takes? */
+static inline __attribute__((always_inline)) bool pdec_seg_below(const struct pdec_seg *s,
+								  const uint64_t *stack,
+								  size_t stack_n)
+{
+	unsigned i;
+
+	for (i = 1; i < s->deep; i++)
+		if (s->below[i - 1] != (stack_n > i ? stack[stack_n - 1 - i] : 0))
+			return false;
+	return true;
+}
 
 struct pdec_params {
 	/* Walk instructions from *ip: stop after a branch (leaving *ip at it),
@@ -235,12 +246,15 @@ struct pdec_params {
 						  unsigned count, uint64_t *base);
 	void (*jcc_chain_put)(void *ctx, const struct pdec_jcc_chain *c, uint64_t base);
 	/* Optional (pdec_seg.c): the segment cached for key k in the code
-	 * at k->ip, or NULL.  *watch, with NULL: the walk can cache one from
-	 * here, and watches, until seg_put(), that every walk finds its code
-	 * where k->ip's is.  seg_put caches s for key k, that of the last
-	 * seg_find, when that held. */
-	const struct pdec_seg *(*seg_find)(void *ctx, const struct pdec_seg_key *k, bool *watch);
-	void (*seg_put)(void *ctx, const struct pdec_seg_key *k, const struct pdec_seg *s);
+	 * at k->ip that takes the entries below the top of the return stack
+	 * (stack_n at stack) it holds (pdec_seg_below), or NULL.  *watch,
+	 * with NULL: the walk can cache one from here, and watches, until
+	 * seg_put(), that every walk finds its code where k->ip's is.
+	 * seg_put caches s for its key, that of the last seg_find, when that
+	 * held.  The segment seg_find returns is lent until the next call. */
+	const struct pdec_seg *(*seg_find)(void *ctx, const struct pdec_seg_key *k,
+					   const uint64_t *stack, size_t stack_n, bool *watch);
+	void (*seg_put)(void *ctx, const struct pdec_seg *s);
 	void *ctx;
 	int return_compression;
 	int branch_enable;

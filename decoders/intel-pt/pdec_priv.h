@@ -145,7 +145,7 @@ struct ptd_pdec {
 		unsigned wait, backoff;   /* TNT packets to let go by, after no segment was
 		                             found at one */
 		uint64_t taken, noted;    /* said at the end with PTDECODE_DEBUG_SEGS, and */
-		uint64_t taken_cyc;       /* those taken with CYC packets */
+		uint64_t found_cyc;       /* those taken or checked with CYC packets */
 		struct ptd_pdec *check;   /* PTDECODE_DEBUG_SEG_CHECK: the decoder as the
 		                             segment found leaves it, to compare */
 		int checking;             /* PTDECODE_DEBUG_SEG_CHECK set */
@@ -245,13 +245,15 @@ int pdec_run_stack(struct ptd_pdec *d, const struct pdec_jcc_run *run, uint64_t 
  * 0 or -ENOMEM (n + stack_n below PDEC_STACK_MAX / 2). */
 int pdec_stack_reserve(struct ptd_pdec *d, size_t n);
 
-/* pdec_seg.c: segments.  At a TNT packet the packet loop has read,
- * where pdec_seg_may: 1 when cached segments were taken from it, one
- * after the other (the decoder is at the last one's TIP, as after that
- * TIP's state skipped), else 0; then the segment at the packet is noted
- * as the loop decodes it, when it can be cached; pdec_seg_end at
- * the TIP's state skipped, pdec_seg_cancel where the loop returns. */
-int pdec_seg(struct ptd_pdec *d);
+/* pdec_seg.c: segments.  pdec_seg: at offset s of the piece, a TNT
+ * packet the packet loop has read where pdec_seg_may, or (chain) right
+ * after a segment's TIP (pdec_seg_end): 1 when cached segments
+ * were taken from there, one after the other (the decoder is at the last
+ * one's TIP, as after that TIP's state skipped), else 0; then the segment
+ * at s is noted as the loop decodes it, when it can be cached;
+ * pdec_seg_end at the TIP's state skipped, pdec_seg_cancel where the
+ * loop returns. */
+int pdec_seg(struct ptd_pdec *d, size_t s, bool chain);
 void pdec_seg_part(struct ptd_pdec *d);   /* at a CYC packet inside */
 void pdec_seg_end(struct ptd_pdec *d);
 void pdec_seg_cancel(struct ptd_pdec *d);

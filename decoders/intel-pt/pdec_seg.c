@@ -12,7 +12,8 @@
  * date, as long as no sample falls inside and nothing else is pending
  * (pdec_seg_may).  So a segment is noted as the loop decodes it and
  * cached by the walk for that key (pdec_params.seg_find, seg_put), then
- * taken in one step when it comes again.
+ * taken in one step when it comes again.  Right after the TIP of one
+ * taken or decoded, the next is looked up at once (seg_again).
  *
  * CYC packets may come between them (the bench's W4, with a CYC before
  * every TNT and TIP: 154,020 segments, 156 byte strings).  A CYC moves
@@ -50,7 +51,9 @@
  *
  * PTDECODE_DEBUG_SEG_CHECK: each segment found is taken by a copy of the
  * decoder and decoded packet by packet by the decoder, and the two are
- * compared at its TIP (the tests run with it); a difference aborts. */
+ * compared at its TIP (the tests run with it); a difference aborts.  The
+ * entries below the top of the return stack a segment does not take are
+ * kept as 0, so that a key and the entries it takes have one segment. */
 #include "decoders/intel-pt/pdec_parse.h"
 
 #include <stdio.h>
@@ -383,7 +386,7 @@ static void seg_compare(struct ptd_pdec *d, bool fail)
 /* After a segment taken, may the next one be?  Of what pdec_seg_may
  * asks, a segment changes only the next packet and the list of skipped
  * timestamps. */
-static inline bool seg_again(const struct ptd_pdec *d)
+static inline __attribute__((always_inline)) bool seg_again(const struct ptd_pdec *d)
 {
 	size_t s = d->off + d->pkt_step;
 
@@ -391,18 +394,17 @@ static inline bool seg_again(const struct ptd_pdec *d)
 	       (!d->list_skipped || d->n_skipped_ts + 2 < PDEC_SKIPPED_TS);
 }
 
-int pdec_seg(struct ptd_pdec *d)
+int pdec_seg(struct ptd_pdec *d, size_t s, bool chain)
 {
 	const struct pdec_seg *g;
 	struct pdec_seg_key k;
 	unsigned len, nparts;
 	bool watch;
 	int n = 0;
-	size_t s = d->off;   /* the TNT packet read, then the packet after a TIP */
 
 	for (;; s = d->off + d->pkt_step) {
 		if (s >= d->len || !(len = seg_scan(d->buf + s, d->len - s, &nparts))) {
-			if (!n) {   /* none here: wait longer each time */
+			if (!n && !chain) {   /* none at a TNT packet: wait longer each time */
 				d->seg.wait = d->seg.backoff;
 				if (d->seg.backoff < 63)
 					d->seg.backoff = d->seg.backoff * 2 + 1;
@@ -414,19 +416,17 @@ int pdec_seg(struct ptd_pdec *d)
 		k.ip = d->ip;
 		k.last_ip = d->last_ip & ~0xffffULL;
 		k.top = d->stack_n ? d->stack[d->stack_n - 1] : 0;
-		k.stack = d->stack;
-		k.stack_n = d->stack_n;
 		k.len = (uint8_t)len;
 		k.eq = d->sample_timestamp == d->timestamp;
 		k.cyc = d->sample_cyc;
 		watch = false;
-		g = d->p.seg_find(d->p.ctx, &k, &watch);
+		g = d->p.seg_find(d->p.ctx, &k, d->stack, d->stack_n, &watch);
 		if (!g || d->seg.checking)
 			break;
 		if (!seg_take(d, g, s, len))
 			return n;
 		d->seg.taken++;
-		d->seg.taken_cyc += g->nparts > 1;
+		d->seg.found_cyc += g->nparts > 1;
 		n = 1;
 		if (!seg_again(d))
 			return n;
@@ -437,6 +437,7 @@ int pdec_seg(struct ptd_pdec *d)
 		free(d->seg.check);
 		d->seg.check = NULL;
 	}
+	d->seg.found_cyc += d->seg.check && g->nparts > 1;
 	if (watch || d->seg.check)
 		seg_begin(d, &k, s + len, nparts);
 	return n;
@@ -472,7 +473,9 @@ void pdec_seg_end(struct ptd_pdec *d)
 	}
 	n = d->stack_n - d->seg.low;
 	g.deep = (uint8_t)(d->seg.depth - d->seg.low);
-	memcpy(g.below, d->seg.below, sizeof(g.below));
+	/* those it takes (the rest 0: one segment for a key and those) */
+	for (i = 0; i + 1 < g.deep; i++)
+		g.below[i] = d->seg.below[i];
 	g.npush = (uint8_t)n;
 	memcpy(g.push, d->stack + d->seg.low, n * sizeof(g.push[0]));
 	g.ip = d->ip;
@@ -487,11 +490,17 @@ void pdec_seg_end(struct ptd_pdec *d)
 	g.packet.payload = d->packet.payload;
 	g.last_type = (uint8_t)d->last_packet_type;
 	g.tip_size = (uint8_t)d->pkt_step;
+	g.key = d->seg.key;
 	seg_stop(d);
-	if (d->seg.check)
+	if (d->seg.check) {   /* the one found, the same: cached as it is */
 		seg_compare(d, false);
-	d->p.seg_put(d->p.ctx, &d->seg.key, &g);
-	d->seg.noted++;
+	} else {
+		d->p.seg_put(d->p.ctx, &g);
+		d->seg.noted++;
+	}
+	/* the next may start right after it, as after one taken */
+	if (seg_again(d))
+		pdec_seg(d, d->off + d->pkt_step, true);
 }
 
 void pdec_seg_cancel(struct ptd_pdec *d)
@@ -507,5 +516,5 @@ void pdec_seg_fini(struct ptd_pdec *d)
 		fprintf(stderr,
 			"ptdecode: segments: %llu taken, %llu noted, %llu checked, %llu with CYC\n",
 			(unsigned long long)d->seg.taken, (unsigned long long)d->seg.noted,
-			(unsigned long long)d->seg.checked, (unsigned long long)d->seg.taken_cyc);
+			(unsigned long long)d->seg.checked, (unsigned long long)d->seg.found_cyc);
 }

@@ -148,7 +148,7 @@ next:
 		case PK_TNT:
 			if (!d->packet.count)
 				break;
-			if (pdec_seg_may(d, no_tip) && pdec_seg(d)) {
+			if (pdec_seg_may(d, no_tip) && pdec_seg(d, d->off, false)) {
 				no_tip = false;   /* at a TIP, as after its state skipped */
 				continue;
 			}
