@@ -29,8 +29,8 @@
 
 struct ptd_segent {
 	const void *map;        /* NULL: empty */
-	struct pdec_seg seg;    /* with its key */
-};
+	struct pdec_seg seg;    /* with its key (the first cache line with map) */
+} __attribute__((aligned(64)));
 
 #define PTD_SEGCACHE_BITS_FIRST 4   /* 16 sets of 2, 10 KB */
 #define PTD_SEGCACHE_BITS 10        /* 1 Ki sets of 2, 0.66 MB (256 sets missed one

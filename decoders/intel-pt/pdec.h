@@ -166,13 +166,13 @@ struct pdec_seg_part {
 #define PDEC_SEG_NOTE_T 4   /* one noted the time, with or after it */
 #define PDEC_SEG_CYC_CNT 8  /* the cycles were sampled (sample_tot_cyc_cnt) */
 #define PDEC_SEG_CYC_CLR 16 /* sample_cyc was cleared */
-/* What the segment leaves (pdec_seg.c says how it is taken) */
+/* What the segment leaves (pdec_seg.c says how it is taken), in the
+ * order a take reads it: after the key, what every take reads, then
+ * the pushes, then the rest (in the walk's table, src/segcache.h, one
+ * cache line each for the key, the counts and the TIP's state, then
+ * the pushes but the first) */
 struct pdec_seg {
 	struct pdec_seg_key key;
-	uint64_t ip, last_ip, ret_addr, from_ip, to_ip;
-	struct { int type, count; uint64_t payload; } packet;   /* the TIP */
-	uint64_t cyc[PDEC_SEG_PARTS - 1];  /* the CYC packets' payloads */
-	struct pdec_seg_part part[PDEC_SEG_PARTS];
 	uint32_t cnt;                      /* instructions, of all the parts */
 	uint8_t nparts;
 	uint8_t notes;                     /* timestamps the parts note, at most */
@@ -180,10 +180,15 @@ struct pdec_seg {
 	uint8_t deep, npush;               /* the return stack's top entries taken, then
 	                                      pushes */
 	uint8_t last_type, tip_size;       /* the packet before the TIP; the TIP's bytes */
+	uint8_t tip_count;                 /* and its IP bytes (the TIP packet's count) */
 	uint8_t insn_op, insn_len;         /* the TIP's branch */
+	struct pdec_seg_part part[PDEC_SEG_PARTS];
+	uint64_t ip, last_ip, ret_addr, from_ip;   /* ip: the TIP's to_ip too */
+	uint64_t tip_payload;
 	uint8_t insn[PDEC_INSN_BUF_SZ];
-	uint64_t below[PDEC_SEG_DEEP - 1];  /* the entries below the top it takes */
 	uint64_t push[PDEC_SEG_PUSH];
+	uint64_t cyc[PDEC_SEG_PARTS - 1];  /* the CYC packets' payloads */
+	uint64_t below[PDEC_SEG_DEEP - 1];  /* the entries below the top it takes */
 };
 #define PDEC_SEG_POP 1      /* the return stack was popped: ret_addr */
 

@@ -309,7 +309,7 @@ static inline __attribute__((always_inline)) bool seg_take(struct ptd_pdec *d,
 	d->have_last_ip = true;
 	d->mtc_insn = true;
 	d->state.from_ip = g->from_ip;
-	d->state.to_ip = g->to_ip;
+	d->state.to_ip = g->ip;
 	d->state.insn_op = g->insn_op;
 	d->state.insn_len = g->insn_len;
 	memcpy(d->state.insn, g->insn, PDEC_INSN_BUF_SZ);
@@ -317,9 +317,9 @@ static inline __attribute__((always_inline)) bool seg_take(struct ptd_pdec *d,
 	d->tnt.count = 0;
 	d->tnt.payload = 0;
 	d->last_packet_type = g->last_type;
-	d->packet.type = g->packet.type;
-	d->packet.count = g->packet.count;
-	d->packet.payload = g->packet.payload;
+	d->packet.type = PK_TIP;
+	d->packet.count = g->tip_count;
+	d->packet.payload = g->tip_payload;
 	d->nr = d->next_nr = (int)(d->pip_payload & 1);   /* pdec_update_nr, pdec_skipped */
 	off = s + len - g->tip_size;
 	d->pos += off - d->off;
@@ -450,6 +450,7 @@ void pdec_seg_end(struct ptd_pdec *d)
 	unsigned i;
 
 	if (d->off + d->pkt_step != d->seg.end || d->buf != d->seg.buf || d->seg.under ||
+	    d->packet.type != PK_TIP || d->state.to_ip != d->ip ||
 	    d->seg.np + 1 != d->seg.nparts || d->no_progress ||
 	    d->seg.depth - d->seg.low > PDEC_SEG_DEEP ||
 	    d->stack_n - d->seg.low > PDEC_SEG_PUSH ||
@@ -481,13 +482,11 @@ void pdec_seg_end(struct ptd_pdec *d)
 	g.ip = d->ip;
 	g.last_ip = d->last_ip;
 	g.from_ip = d->state.from_ip;
-	g.to_ip = d->state.to_ip;
 	g.insn_op = d->state.insn_op;
 	g.insn_len = d->state.insn_len;
 	memcpy(g.insn, d->state.insn, PDEC_INSN_BUF_SZ);
-	g.packet.type = d->packet.type;
-	g.packet.count = d->packet.count;
-	g.packet.payload = d->packet.payload;
+	g.tip_count = (uint8_t)d->packet.count;
+	g.tip_payload = d->packet.payload;
 	g.last_type = (uint8_t)d->last_packet_type;
 	g.tip_size = (uint8_t)d->pkt_step;
 	g.key = d->seg.key;
