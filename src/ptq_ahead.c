@@ -289,8 +289,8 @@ static void undo(struct ptd_ptq *q)
 		pq->w.insns = &q->insns;
 		pq->w.jcc = &q->jcc;
 		memset(pq->w.files, 0, sizeof(pq->w.files));
-		pq->w.cur = NULL;
-		pq->w.win_len = 0;
+		pq->w.win.map = NULL;
+		pq->w.win.len = 0;
 		pq->w.prev.len = 0;
 	}
 	free_ahead(q);

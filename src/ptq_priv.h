@@ -43,26 +43,23 @@ struct walker {
 		const char *fname;
 		struct ptd_dsofile *file;
 	} files[1 << PTQ_WALK_FILES_BITS];
-	const struct ptd_map *cur;    /* walk_map's last map (NULL: none yet): */
-	struct ptd_dsofile *cur_file; /* its file, */
-	uint64_t cur_adj;             /* file offset = ip + cur_adj, */
-	uint64_t cur_start, cur_end;  /* the map's [start, end) in file offsets */
-	uint64_t win_lo, win_len;     /* walk_map: cur holds for ip - win_lo < win_len */
-	uint64_t win_from, win_tlen;  /* and now - win_from < win_tlen, */
-	int32_t win_pid;              /* for pid win_pid (win_len 0: no window) */
-	struct {                      /* the window before, with its map (walk_map_slow
-	                                 looks there first: calls across libraries
-	                                 go back and forth; len 0: none) */
+	/* walk_map's last map (win.map; NULL: none yet), with its file, file
+	 * offsets (file offset = ip + adj; the map's [start, end)) and its
+	 * window: the map holds for ip - lo < len and now - from < tlen, for
+	 * pid (len 0: no window); and the window before (walk_map_slow looks
+	 * there first: calls across libraries go back and forth) */
+	struct walk_win {
 		const struct ptd_map *map;
 		struct ptd_dsofile *file;
-		uint64_t adj, start, end, lo, len, from, tlen;
+		uint64_t adj, start, end;
+		uint64_t lo, len, from, tlen;
 		int32_t pid;
-	} prev;
+	} win, prev;
 	struct pdec_insn insn;        /* walk's answer when no cache holds it */
 	struct {                      /* a chain noted (jccchain.h), from walk_chain */
 		int on;                   /* until walk_chain_put, while walk_jcc finds its
-		                             runs in cur (no walk_jcc_slow) */
-		uint64_t off, payload;    /* its key, with cur */
+		                             runs in win.map (no walk_jcc_slow) */
+		uint64_t off, payload;    /* its key, with win.map */
 		unsigned count;
 	} rec;
 	struct {                      /* a segment noted (segcache.h), from walk_seg_find */

@@ -211,44 +211,21 @@ static struct ptd_dsofile *walk_file(struct walker *w, const struct ptd_map *map
 	return f;
 }
 
-/* The window and its map (cur, cur_*, win_*) and the one before (prev)
- * swapped */
+/* The window and its map, and the one before, swapped */
 static void walk_win_swap(struct walker *w)
 {
-	const struct ptd_map *map = w->prev.map;
-	struct ptd_dsofile *file = w->prev.file;
-	uint64_t adj = w->prev.adj, start = w->prev.start, end = w->prev.end;
-	uint64_t lo = w->prev.lo, len = w->prev.len, from = w->prev.from, tlen = w->prev.tlen;
-	int32_t pid = w->prev.pid;
+	struct walk_win t = w->win;
 
-	w->prev.map = w->cur;
-	w->prev.file = w->cur_file;
-	w->prev.adj = w->cur_adj;
-	w->prev.start = w->cur_start;
-	w->prev.end = w->cur_end;
-	w->prev.lo = w->win_lo;
-	w->prev.len = w->win_len;
-	w->prev.from = w->win_from;
-	w->prev.tlen = w->win_tlen;
-	w->prev.pid = w->win_pid;
-	w->cur = map;
-	w->cur_file = file;
-	w->cur_adj = adj;
-	w->cur_start = start;
-	w->cur_end = end;
-	w->win_lo = lo;
-	w->win_len = len;
-	w->win_from = from;
-	w->win_tlen = tlen;
-	w->win_pid = pid;
+	w->win = w->prev;
+	w->prev = t;
 }
 
-/* The map ip is in, with its file (cur_file) and file offsets in cur_*;
+/* The map ip is in (win.map), with its file and file offsets in win;
  * NULL when there is none (or no memory for its file).  Kept for the
  * next call, as maps do not change while the trace is decoded
  * (machine.h, ptd_machine_find_map_hints): the addresses and times the
- * answer holds for are the window win_*, for the same pid, on one side
- * of KERNEL_START. */
+ * answer holds for are its window, for the same pid, on one side of
+ * KERNEL_START. */
 static __attribute__((noinline)) const struct ptd_map *walk_map_slow(struct walker *w,
 								       uint64_t ip)
 {
@@ -261,29 +238,29 @@ static __attribute__((noinline)) const struct ptd_map *walk_map_slow(struct walk
 	if (ip - w->prev.lo < w->prev.len && *w->now - w->prev.from < w->prev.tlen &&
 	    w->pid == w->prev.pid) {
 		walk_win_swap(w);
-		return w->cur;
+		return w->win.map;
 	}
-	if (w->win_len)
+	if (w->win.len)
 		walk_win_swap(w);   /* the window kept as the one before */
-	w->win_len = 0;
+	w->win.len = 0;
 	map = ptd_machine_find_map_hint(&w->q->s->machine, w->pid, kernel, ip, *w->now, &w->maps);
-	if (map && map != w->cur) {
+	if (map && map != w->win.map) {
 		if (!(f = walk_file(w, map)))
 			return NULL;
-		w->cur = map;
-		w->cur_file = f;
-		w->cur_adj = ptd_map_file_off(map, 0);
-		w->cur_start = ptd_map_file_off(map, map->start);
-		w->cur_end = ptd_map_file_off(map, map->end);
+		w->win.map = map;
+		w->win.file = f;
+		w->win.adj = ptd_map_file_off(map, 0);
+		w->win.start = ptd_map_file_off(map, map->start);
+		w->win.end = ptd_map_file_off(map, map->end);
 	}
 	if (map && w->maps.e[w->maps.last].map == map) {
 		lo = kernel && map->start < KERNEL_START ? KERNEL_START : map->start;
 		hi = !kernel && map->end > KERNEL_START ? KERNEL_START : map->end;
-		w->win_lo = lo;
-		w->win_len = hi - lo;
-		w->win_from = w->maps.e[w->maps.last].from;
-		w->win_tlen = w->maps.e[w->maps.last].until - w->win_from;
-		w->win_pid = w->pid;
+		w->win.lo = lo;
+		w->win.len = hi - lo;
+		w->win.from = w->maps.e[w->maps.last].from;
+		w->win.tlen = w->maps.e[w->maps.last].until - w->win.from;
+		w->win.pid = w->pid;
 	}
 	return map;
 }
@@ -292,29 +269,29 @@ static __attribute__((noinline)) const struct ptd_map *walk_map_slow(struct walk
  * for this pid? */
 static inline __attribute__((always_inline)) bool in_window(const struct walker *w, uint64_t ip)
 {
-	return ip - w->win_lo < w->win_len && *w->now - w->win_from < w->win_tlen &&
-	       w->pid == w->win_pid;
+	return ip - w->win.lo < w->win.len && *w->now - w->win.from < w->win.tlen &&
+	       w->pid == w->win.pid;
 }
 
 static inline __attribute__((always_inline)) const struct ptd_map *walk_map(struct walker *w,
 									       uint64_t ip)
 {
 	if (in_window(w, ip))
-		return w->cur;
+		return w->win.map;
 	return walk_map_slow(w, ip);
 }
 
 /* walk_jcc where its quick test fails: the map looked up (the walker's
- * cur_* then its), the run built or the one going on at ret looked up */
+ * win then its), the run built or the one going on at ret looked up */
 static __attribute__((noinline)) const struct ptd_jccrun *
 walk_jcc_slow(struct walker *w, uint64_t ip, uint64_t bits, unsigned count, uint64_t ret)
 {
 	w->rec.on = 0;   /* the map may change: a chain noted would not hold */
-	if ((w->tid == -1 && ip < KERNEL_START) || !walk_map(w, ip) || !w->cur_file->data)
+	if ((w->tid == -1 && ip < KERNEL_START) || !walk_map(w, ip) || !w->win.file->data)
 		return NULL;
-	return ptd_jccrun_get(w->jcc, w->insns, w->pinsn, w->cur_file, ip + w->cur_adj,
-			      w->cur_start, w->cur_end, (uint32_t)(bits >> (64 - PDEC_JCC_MAX)),
-			      count, ret ? ret + w->cur_adj : 0);
+	return ptd_jccrun_get(w->jcc, w->insns, w->pinsn, w->win.file, ip + w->win.adj,
+			      w->win.start, w->win.end, (uint32_t)(bits >> (64 - PDEC_JCC_MAX)),
+			      count, ret ? ret + w->win.adj : 0);
 }
 
 /* pdec_params.walk_jcc: a run of TNT bits from ip, when the walk would
@@ -329,13 +306,13 @@ static const struct pdec_jcc_run *walk_jcc(void *ctx, uint64_t ip, uint64_t bits
 	const struct ptd_jccrun *e;
 
 	if (!(in_window(w, ip) && (w->tid != -1 || ip >= KERNEL_START) &&
-	      ptd_jccrun_find(w->jcc, w->cur_file, ip + w->cur_adj, w->cur_start, w->cur_end,
+	      ptd_jccrun_find(w->jcc, w->win.file, ip + w->win.adj, w->win.start, w->win.end,
 			      (uint32_t)(bits >> (64 - PDEC_JCC_MAX)), count,
-			      ret ? ret + w->cur_adj : 0, &e)))
+			      ret ? ret + w->win.adj : 0, &e)))
 		e = walk_jcc_slow(w, ip, bits, count, ret);
-	if (!e || e->lo < w->cur_start || e->hi >= w->cur_end)
+	if (!e || e->lo < w->win.start || e->hi >= w->win.end)
 		return NULL;
-	*base = -w->cur_adj;   /* ip less its file offset */
+	*base = -w->win.adj;   /* ip less its file offset */
 	return &e->run;
 }
 
@@ -348,14 +325,14 @@ static const struct pdec_jcc_chain *walk_chain(void *ctx, uint64_t ip, uint64_t 
 {
 	struct walker *w = ctx;
 	const struct ptd_jccchain *e;
-	uint64_t off = ip + w->cur_adj;
+	uint64_t off = ip + w->win.adj;
 
 	w->rec.on = 0;
 	if (!(in_window(w, ip) && (w->tid != -1 || ip >= KERNEL_START)))
 		return NULL;   /* walk_jcc finds the map first */
-	if ((e = ptd_jccchain_find(w->jcc, w->cur, off, payload, count))) {
+	if ((e = ptd_jccchain_find(w->jcc, w->win.map, off, payload, count))) {
 		w->jcc->chains_taken++;
-		*base = -w->cur_adj;
+		*base = -w->win.adj;
 		return &e->chain;
 	}
 	w->rec.on = 1;
@@ -372,8 +349,8 @@ static void walk_chain_put(void *ctx, const struct pdec_jcc_chain *c, uint64_t b
 	struct walker *w = ctx;
 
 	/* c's ip, base plus the value, is a file offset */
-	if (c && w->rec.on && base == -w->cur_adj)
-		ptd_jccchain_put(w->jcc, w->cur, w->rec.off, w->rec.payload, w->rec.count, c);
+	if (c && w->rec.on && base == -w->win.adj)
+		ptd_jccchain_put(w->jcc, w->win.map, w->rec.off, w->rec.payload, w->rec.count, c);
 	w->rec.on = 0;
 }
 
@@ -389,8 +366,8 @@ static const struct pdec_seg *walk_seg_find(void *ctx, const struct pdec_seg_key
 		return NULL;   /* the walk finds the map first */
 	*watch = true;
 	w->seg.on = 1;
-	w->seg.map = w->cur;
-	return ptd_segcache_find(w->jcc, w->cur, k, stack, stack_n);
+	w->seg.map = w->win.map;
+	return ptd_segcache_find(w->jcc, w->win.map, k, stack, stack_n);
 }
 
 /* pdec_params.seg_put: the segment noted cached, when all its walks
@@ -427,7 +404,7 @@ static __attribute__((noinline)) int walk_slow(struct walker *w, const struct pd
 	for (;;) {
 		if (!(map = walk_map(w, *ip)))
 			return -EINVAL;
-		f = w->cur_file;
+		f = w->win.file;
 		if (!f->data) {
 			/* perf reports an unreadable dso twice, then quietly resyncs */
 			if (f->itrace_failed && f->itrace_seen)
@@ -437,7 +414,7 @@ static __attribute__((noinline)) int walk_slow(struct walker *w, const struct pd
 			f->itrace_failed = 1;
 			return -EINVAL;
 		}
-		off = *ip + w->cur_adj;
+		off = *ip + w->win.adj;
 		/* a block walked before: used when the walk would not stop
 		 * inside it (at to_ip, after max_insn_cnt, at the map's end) */
 		be = ptd_insncache_block(w->insns, f, off);
@@ -512,9 +489,9 @@ static int walk(void *ctx, const struct pdec_insn **insn, uint64_t *insn_cnt_out
 	uint64_t off;
 
 	if ((to_ip && *ip == to_ip) || (w->tid == -1 && *ip < KERNEL_START) ||
-	    !(map = walk_map(w, *ip)) || !(f = w->cur_file)->data)
+	    !(map = walk_map(w, *ip)) || !(f = w->win.file)->data)
 		return walk_slow(w, insn, insn_cnt_out, ip, to_ip, max_insn_cnt);
-	off = *ip + w->cur_adj;
+	off = *ip + w->win.adj;
 	be = ptd_insncache_block(w->insns, f, off);
 	if (!be || be->file != f || be->off != off ||
 	    (max_insn_cnt && be->insn_cnt > max_insn_cnt) || *ip + be->to_branch >= map->end ||
