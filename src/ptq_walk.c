@@ -211,6 +211,13 @@ static struct ptd_dsofile *walk_file(struct walker *w, const struct ptd_map *map
 	return f;
 }
 
+/* Does window v hold ip, now and for this pid? */
+static inline __attribute__((always_inline)) bool win_holds(const struct walker *w,
+							     const struct walk_win *v, uint64_t ip)
+{
+	return ip - v->lo < v->len && *w->now - v->from < v->tlen && w->pid == v->pid;
+}
+
 /* The window and its map, and the one before, swapped */
 static void walk_win_swap(struct walker *w)
 {
@@ -235,8 +242,7 @@ static __attribute__((noinline)) const struct ptd_map *walk_map_slow(struct walk
 	int kernel = ip >= KERNEL_START;
 
 	w->seg.on = 0;   /* a segment noted would not hold */
-	if (ip - w->prev.lo < w->prev.len && *w->now - w->prev.from < w->prev.tlen &&
-	    w->pid == w->prev.pid) {
+	if (win_holds(w, &w->prev, ip)) {
 		walk_win_swap(w);
 		return w->win.map;
 	}
@@ -269,8 +275,7 @@ static __attribute__((noinline)) const struct ptd_map *walk_map_slow(struct walk
  * for this pid? */
 static inline __attribute__((always_inline)) bool in_window(const struct walker *w, uint64_t ip)
 {
-	return ip - w->win.lo < w->win.len && *w->now - w->win.from < w->win.tlen &&
-	       w->pid == w->win.pid;
+	return win_holds(w, &w->win, ip);
 }
 
 static inline __attribute__((always_inline)) const struct ptd_map *walk_map(struct walker *w,

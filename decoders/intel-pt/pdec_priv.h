@@ -442,23 +442,35 @@ static inline __attribute__((always_inline)) uint64_t pdec_next_sample(struct pt
 	}
 }
 
-/* Would cnt more instructions from here, walked in blocks, take no
- * sample and leave every pdec_next_sample on the way without side
- * effects?  For a period known without them (not ticks, or continuous):
- * the walk's cap at each block is the first one less the instructions
- * before it, and no period boundary is crossed. */
-static inline __attribute__((always_inline)) bool pdec_insn_fit(struct ptd_pdec *d,
+/* Would cnt more instructions from a time of ts (the timestamp and the
+ * instructions since) and a period's count of pic, walked in blocks,
+ * take no sample and leave every pdec_next_sample on the way without
+ * side effects?  For a period known without them (not ticks, or
+ * continuous): the walk's cap at each block is the first one less the
+ * instructions before it, and no period boundary is crossed. */
+static inline __attribute__((always_inline)) bool pdec_insn_fit_at(const struct ptd_pdec *d,
+								    uint64_t ts, uint64_t pic,
+								    uint64_t cnt)
+{
+	uint64_t cap, masked;
+
+	switch (d->p.period_type) {
+	case PDEC_PERIOD_INSTRUCTIONS:
+		cap = d->p.period - pic;
+		return !cap || cnt < cap;
+	case PDEC_PERIOD_TICKS:   /* pdec_next_period, continuous */
+		masked = ts & d->period_mask;
+		cap = masked > d->last_masked_timestamp ? 1 : pdec_period_left(d, ts, masked);
+		return cnt < cap && ts + cnt > ts && ((ts + cnt) & d->period_mask) == masked;
+	default:
+		return true;
+	}
+}
+
+static inline __attribute__((always_inline)) bool pdec_insn_fit(const struct ptd_pdec *d,
 								 uint64_t cnt)
 {
-	uint64_t cap, ts;
-
-	cap = pdec_next_sample(d);
-	if (cap && cnt >= cap)
-		return false;
-	if (d->p.period_type != PDEC_PERIOD_TICKS)
-		return true;
-	ts = d->timestamp + d->timestamp_insn_cnt;
-	return ts + cnt > ts && ((ts + cnt) & d->period_mask) == (ts & d->period_mask);
+	return pdec_insn_fit_at(d, d->timestamp + d->timestamp_insn_cnt, d->period_insn_cnt, cnt);
 }
 
 /* May a packet with header byte b begin a segment?  A short TNT (not a

@@ -188,21 +188,9 @@ static void seg_stop(struct ptd_pdec *d)
 static inline __attribute__((always_inline)) bool seg_fit(const struct ptd_pdec *d, uint64_t ts,
 							   uint64_t pic, uint64_t cnt)
 {
-	uint64_t cap, masked;
-
-	switch (d->p.period_type) {
-	case PDEC_PERIOD_TICKS:
-		if (!d->continuous_period)
-			return ts < UINT64_MAX - (1ULL << 33) && pdec_period_quiet_at(d, ts, cnt);
-		masked = ts & d->period_mask;
-		cap = masked > d->last_masked_timestamp ? 1 : pdec_period_left(d, ts, masked);
-		return cnt < cap && ts + cnt > ts && ((ts + cnt) & d->period_mask) == masked;
-	case PDEC_PERIOD_INSTRUCTIONS:
-		cap = d->p.period - pic;
-		return !cap || cnt < cap;
-	default:
-		return true;
-	}
+	if (d->p.period_type == PDEC_PERIOD_TICKS && !d->continuous_period)
+		return ts < UINT64_MAX - (1ULL << 33) && pdec_period_quiet_at(d, ts, cnt);
+	return pdec_insn_fit_at(d, ts, pic, cnt);
 }
 
 /* The times a segment's CYC packets give (pdec_cyc_time): ts[i] after
