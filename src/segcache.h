@@ -9,10 +9,12 @@
  * map only where and when it holds, so the map stands for the code of
  * its range, and the addresses kept are the map's.  Call-heavy code
  * sends a few hundred different segments (the bench's W2: 358 keys, of
- * 143 byte strings): a table of 2 x 2^PTD_SEGCACHE_BITS_FIRST entries in
- * the runs' set (jccrun.h), allocated at the first segment, and eight
- * times as large each time it has been filled four times over, up to 2 x
- * 2^PTD_SEGCACHE_BITS (its entries are lent only until the next lookup).
+ * 143 byte strings): a table of sets of PTD_SEGCACHE_WAYS entries,
+ * 2^PTD_SEGCACHE_BITS_FIRST sets in the runs' set (jccrun.h), allocated
+ * at the first segment, and eight times as large, with the segments it
+ * holds, each time as many have been cached as it has entries, up to
+ * 2^PTD_SEGCACHE_BITS sets (its entries are lent only until the next
+ * lookup).
  * The tables are the runs' set's huge pages (common/hugemem.h): in 4 KB
  * pages each one first touched is a page fault, 10 to 25 us on the
  * bench's machine, and the largest table (0.66 MB) touches most of
@@ -32,10 +34,12 @@ struct ptd_segent {
 	struct pdec_seg seg;    /* with its key (the first cache line with map) */
 } __attribute__((aligned(64)));
 
-#define PTD_SEGCACHE_BITS_FIRST 4   /* 16 sets of 2, 10 KB */
-#define PTD_SEGCACHE_BITS 10        /* 1 Ki sets of 2, 0.66 MB (256 sets missed one
-                                       lookup in twelve on W2: sets of three keys
-                                       or more used in turn) */
+#define PTD_SEGCACHE_WAYS 4         /* a set's entries: with two, the keys of sets
+                                       of three or more used in turn missed from
+                                       0.6% to 2% of W2's lookups, as the maps'
+                                       addresses fell */
+#define PTD_SEGCACHE_BITS_FIRST 3   /* 8 sets, 10 KB */
+#define PTD_SEGCACHE_BITS 9         /* 512 sets, 0.66 MB */
 
 static inline __attribute__((always_inline)) struct ptd_segent *
 ptd_segcache_set(const struct ptd_jccruns *r, const void *map, const struct pdec_seg_key *k)
@@ -45,7 +49,7 @@ ptd_segcache_set(const struct ptd_jccruns *r, const void *map, const struct pdec
 		      (k->bytes[1] + k->bytes[2]) * 0x94d049bb133111ebULL ^
 		      ((uint64_t)k->len << 2 | (uint64_t)k->cyc << 1 | k->eq)) * 0x9e3779b97f4a7c15ULL;
 
-	return r->segs ? &r->segs[(h >> (64 - r->seg_bits)) * 2] : NULL;
+	return r->segs ? &r->segs[(h >> (64 - r->seg_bits)) * PTD_SEGCACHE_WAYS] : NULL;
 }
 
 /* Does e hold k's segment but for the entries of the return stack below
@@ -68,17 +72,19 @@ ptd_segcache_find(const struct ptd_jccruns *r, const void *map, const struct pde
 		  const uint64_t *stack, size_t stack_n)
 {
 	const struct ptd_segent *e = ptd_segcache_set(r, map, k);
+	unsigned i;
 
 	if (!e)
 		return NULL;
-	if (ptd_segent_key(&e[0], map, k) && pdec_seg_below(&e[0].seg, stack, stack_n))
-		return &e[0].seg;
-	return ptd_segent_key(&e[1], map, k) && pdec_seg_below(&e[1].seg, stack, stack_n) ?
-	       &e[1].seg : NULL;
+	for (i = 0; i < PTD_SEGCACHE_WAYS; i++)
+		if (ptd_segent_key(&e[i], map, k) && pdec_seg_below(&e[i].seg, stack, stack_n))
+			return &e[i].seg;
+	return NULL;
 }
 
-/* Cache s for its key in map: first in its set, the one there before
- * second */
+/* Cache s for its key in map: first in its set, the others after it
+ * (the last one dropped, or the one there before for the same key and
+ * entries taken) */
 void ptd_segcache_put(struct ptd_jccruns *r, const void *map, const struct pdec_seg *s);
 
 #endif

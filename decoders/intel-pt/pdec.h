@@ -145,6 +145,10 @@ struct pdec_jcc_chain {
 #define PDEC_SEG_DEEP 4                   /* entries from before it it takes, at most */
 #define PDEC_SEG_PARTS 4                  /* its parts, at most: the CYC packets it
                                              holds, and one */
+#define PDEC_SEG_MIN 4                    /* its bytes, at least: a TNT packet, and a
+                                             TIP with two IP bytes */
+#define PDEC_SEG_HINT_BITS 9              /* the decoder's lengths of segments
+                                             (pdec_seg.c) */
 struct pdec_seg_key {
 	uint64_t ip;
 	uint64_t last_ip;                  /* its bits 16 and up */

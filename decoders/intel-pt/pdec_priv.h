@@ -144,6 +144,10 @@ struct ptd_pdec {
 		uint64_t tot0, tot;       /* tot_insn_cnt at its start, at the part's */
 		unsigned wait, backoff;   /* TNT packets to let go by, after no segment was
 		                             found at one */
+		struct pdec_seg_hint {    /* the length the bytes from an ip scanned to last
+		                             (pdec_seg), with 8 more bits of their hash */
+			uint8_t len, tag;
+		} hint[1u << PDEC_SEG_HINT_BITS];
 		uint64_t taken, noted;    /* said at the end with PTDECODE_DEBUG_SEGS, and */
 		uint64_t found_cyc;       /* those taken or checked with CYC packets */
 		struct ptd_pdec *check;   /* PTDECODE_DEBUG_SEG_CHECK: the decoder as the

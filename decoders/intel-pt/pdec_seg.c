@@ -12,7 +12,8 @@
  * date, as long as no sample falls inside and nothing else is pending
  * (pdec_seg_may).  So a segment is noted as the loop decodes it and
  * cached by the walk for that key (pdec_params.seg_find, seg_put), then
- * taken in one step when it comes again.  Right after the TIP of one
+ * taken in one step when it comes again (looked up with the length its
+ * bytes had the last time: pdec_seg).  Right after the TIP of one
  * taken or decoded, the next is looked up at once (seg_again).
  *
  * CYC packets may come between them (the bench's W4, with a CYC before
@@ -103,23 +104,46 @@ static unsigned seg_scan(const uint8_t *p, size_t avail, unsigned *nparts)
 	return 0;
 }
 
-/* The key's bytes: the len (at most PDEC_SEG_BYTES) at p, of avail,
- * read little-endian, zero past len */
-_Static_assert(PDEC_SEG_WORDS == 3, "seg_bytes reads three words");
-static inline void seg_bytes(struct pdec_seg_key *k, const uint8_t *p, size_t avail, unsigned len)
+/* The next bytes at p (avail of them), little-endian, zero past them,
+ * into w; how many, at most PDEC_SEG_BYTES */
+_Static_assert(PDEC_SEG_WORDS == 3, "seg_next reads three words");
+static inline __attribute__((always_inline)) unsigned seg_next(uint64_t *w, const uint8_t *p,
+								size_t avail)
 {
-	uint64_t w[PDEC_SEG_WORDS] = { 0, 0, 0 };
-	unsigned r = len & 7;
+	uint64_t v[PDEC_SEG_WORDS] = { 0, 0, 0 };
 
 	if (avail < PDEC_SEG_BYTES)
-		memcpy(w, p, len);
+		memcpy(v, p, avail);
 	else
-		memcpy(w, p, sizeof(w));
-	k->bytes[0] = le64toh(w[0]);
-	k->bytes[1] = len > 8 ? le64toh(w[1]) : 0;
-	k->bytes[2] = len > 16 ? le64toh(w[2]) : 0;
-	if (r)
-		k->bytes[len >> 3] &= (1ULL << 8 * r) - 1;
+		memcpy(v, p, sizeof(v));
+	w[0] = le64toh(v[0]);
+	w[1] = le64toh(v[1]);
+	w[2] = le64toh(v[2]);
+	return avail < PDEC_SEG_BYTES ? (unsigned)avail : PDEC_SEG_BYTES;
+}
+
+/* The bytes of a word that hold n (any number) of the key's bytes */
+static inline __attribute__((always_inline)) uint64_t seg_mask(int n)
+{
+	return n >= 8 ? ~0ULL : n > 0 ? (1ULL << (8 * n)) - 1 : 0;
+}
+
+/* The key's bytes: len of the next bytes w */
+static inline __attribute__((always_inline)) void seg_bytes(struct pdec_seg_key *k,
+							     const uint64_t *w, unsigned len)
+{
+	k->len = (uint8_t)len;
+	k->bytes[0] = w[0] & seg_mask((int)len);
+	k->bytes[1] = w[1] & seg_mask((int)len - 8);
+	k->bytes[2] = w[2] & seg_mask((int)len - 16);
+}
+
+/* The hash of the next bytes w from ip for seg.hint: of the bytes every
+ * segment has, and ip; its slot the top PDEC_SEG_HINT_BITS, its tag the
+ * 8 bits below */
+static inline __attribute__((always_inline)) uint64_t seg_hint(const uint64_t *w, uint64_t ip)
+{
+	return (w[0] & seg_mask(PDEC_SEG_MIN)) * 0x9e3779b97f4a7c15ULL ^ ip * 0xff51afd7ed558ccdULL;
 }
 
 /* The part noted begins */
@@ -382,35 +406,78 @@ static inline __attribute__((always_inline)) bool seg_again(const struct ptd_pde
 	       (!d->list_skipped || d->n_skipped_ts + 2 < PDEC_SKIPPED_TS);
 }
 
+/* No segment at s: when none was taken before at a TNT packet, the
+ * next try waits longer each time */
+static int seg_none(struct ptd_pdec *d, int n, bool chain)
+{
+	if (!n && !chain) {
+		d->seg.wait = d->seg.backoff;
+		if (d->seg.backoff < 63)
+			d->seg.backoff = d->seg.backoff * 2 + 1;
+	}
+	return n;
+}
+
+/* A segment is looked up with the length its bytes scanned to the last
+ * time they came from its ip (seg.hint) before they are scanned: a
+ * segment found for the key of that length holds those bytes, which
+ * scan to its length (a scan reads only the bytes up to the end of the
+ * segment it finds).  Where none is found, the bytes are scanned, and
+ * looked up again when they scan to another length. */
 int pdec_seg(struct ptd_pdec *d, size_t s, bool chain)
 {
 	const struct pdec_seg *g;
 	struct pdec_seg_key k;
-	unsigned len, nparts;
+	uint64_t w[PDEC_SEG_WORDS];
+	struct pdec_seg_hint *slot;
+	unsigned len, l, avail, nparts = 0;
+	uint64_t h;
+	uint8_t tag;
 	bool watch;
 	int n = 0;
 
 	for (;; s = d->off + d->pkt_step) {
-		if (s >= d->len || !(len = seg_scan(d->buf + s, d->len - s, &nparts))) {
-			if (!n && !chain) {   /* none at a TNT packet: wait longer each time */
-				d->seg.wait = d->seg.backoff;
-				if (d->seg.backoff < 63)
-					d->seg.backoff = d->seg.backoff * 2 + 1;
-			}
-			return n;
-		}
-		d->seg.backoff = 0;
-		seg_bytes(&k, d->buf + s, d->len - s, len);
+		if (s + PDEC_SEG_MIN > d->len)
+			return seg_none(d, n, chain);
+		avail = seg_next(w, d->buf + s, d->len - s);
 		k.ip = d->ip;
 		k.last_ip = d->last_ip & ~0xffffULL;
 		k.top = d->stack_n ? d->stack[d->stack_n - 1] : 0;
-		k.len = (uint8_t)len;
 		k.eq = d->sample_timestamp == d->timestamp;
 		k.cyc = d->sample_cyc;
 		watch = false;
-		g = d->p.seg_find(d->p.ctx, &k, d->stack, d->stack_n, &watch);
-		if (!g || d->seg.checking)
-			break;
+		g = NULL;
+		h = seg_hint(w, k.ip);
+		slot = &d->seg.hint[h >> (64 - PDEC_SEG_HINT_BITS)];
+		tag = (uint8_t)(h >> (56 - PDEC_SEG_HINT_BITS));
+		len = slot->tag == tag ? slot->len : 0;
+		if (len && len <= avail) {
+			seg_bytes(&k, w, len);
+			g = d->p.seg_find(d->p.ctx, &k, d->stack, d->stack_n, &watch);
+		}
+		if (!g || d->seg.checking) {
+			if (!(l = seg_scan(d->buf + s, d->len - s, &nparts)) || (g && l != len)) {
+				if (g) {
+					fprintf(stderr,
+						"ptdecode: PTDECODE_DEBUG_SEG_CHECK: the segment found at "
+						"trace position %#llx (ip %#llx, %u bytes) scans to %u\n",
+						(unsigned long long)d->pos, (unsigned long long)k.ip,
+						len, l);
+					abort();
+				}
+				return seg_none(d, n, chain);
+			}
+			slot->len = (uint8_t)l;
+			slot->tag = tag;
+			if (l != len) {
+				seg_bytes(&k, w, l);
+				g = d->p.seg_find(d->p.ctx, &k, d->stack, d->stack_n, &watch);
+			}
+			len = l;
+			if (!g || d->seg.checking)
+				break;
+		}
+		d->seg.backoff = 0;
 		if (!seg_take(d, g, s, len))
 			return n;
 		d->seg.taken++;
@@ -419,6 +486,7 @@ int pdec_seg(struct ptd_pdec *d, size_t s, bool chain)
 		if (!seg_again(d))
 			return n;
 	}
+	d->seg.backoff = 0;
 	/* none cached here (or one to check): noted as it is decoded */
 	if (g && (d->seg.check = seg_copy(d)) && !seg_take_copy(d->seg.check, g, s, len)) {
 		free(d->seg.check->stack);

@@ -1,6 +1,6 @@
 /* vec, u64map, heap, huge-page tables, the walk's instruction cache
- * growing, the noted records' log: the small containers everything else
- * uses. */
+ * growing, the segments' sets and growth, the noted records' log: the
+ * small containers everything else uses. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,6 +13,7 @@
 #include "common/vec.h"
 #include "insncache.h"
 #include "notelog.h"
+#include "segcache.h"
 #include "tests/tap.h"
 
 /* is the page at p mapped? */
@@ -169,6 +170,98 @@ static void insncache_growth(void)
 	ptd_insncache_fini(&c);
 }
 
+/* A segment for ip (its key: 6 bytes of trace) */
+static struct pdec_seg seg_for(uint64_t ip)
+{
+	struct pdec_seg g;
+
+	memset(&g, 0, sizeof(g));
+	g.key.ip = ip;
+	g.key.bytes[0] = 0x0102030405ULL;
+	g.key.len = 6;
+	g.cnt = (uint32_t)ip;
+	return g;
+}
+
+static int seg_found(const struct ptd_jccruns *r, const void *map, uint64_t ip)
+{
+	struct pdec_seg g = seg_for(ip);
+	const struct pdec_seg *f = ptd_segcache_find(r, map, &g.key, NULL, 0);
+
+	return f && f->key.ip == ip && f->cnt == (uint32_t)ip;
+}
+
+/* segcache.h: sets of PTD_SEGCACHE_WAYS, the table growing eightfold
+ * when as many segments have been cached as it has entries, with the
+ * segments it holds */
+static void segcache_sets(void)
+{
+	static const char map[1];
+	struct ptd_jccruns r;
+	struct pdec_seg g, first;
+	const struct ptd_segent *set;
+	uint64_t same[PTD_SEGCACHE_WAYS + 1], ip;
+	unsigned i, n = 0, held = 0, found = 0, was[64];
+
+	memset(&r, 0, sizeof(r));
+	first = seg_for(0x1000);
+	ptd_segcache_put(&r, map, &first);
+	set = ptd_segcache_set(&r, map, &first.key);
+	is_u64(r.seg_bits, PTD_SEGCACHE_BITS_FIRST, "segcache: the first table at the first segment");
+	/* keys of one set, until one more than it holds */
+	for (ip = 0x2000; n < PTD_SEGCACHE_WAYS + 1 && ip < 0x200000; ip += 16) {
+		g = seg_for(ip);
+		if (ptd_segcache_set(&r, map, &g.key) == set)
+			same[n++] = ip;
+	}
+	if (n < PTD_SEGCACHE_WAYS + 1) {
+		ok(0, "segcache: keys of one set");
+		return;
+	}
+	for (i = 0; i < PTD_SEGCACHE_WAYS - 1; i++) {
+		g = seg_for(same[i]);
+		ptd_segcache_put(&r, map, &g);
+	}
+	for (i = 0; i < PTD_SEGCACHE_WAYS - 1; i++)
+		found += (unsigned)seg_found(&r, map, same[i]);
+	ok(found == PTD_SEGCACHE_WAYS - 1 && seg_found(&r, map, 0x1000),
+	   "segcache: %u keys of one set all found", PTD_SEGCACHE_WAYS);
+	g = seg_for(same[0]);
+	g.cnt = 7;
+	g.key.ip = same[0];
+	ptd_segcache_put(&r, map, &g);   /* the same key again: in its place */
+	ok(seg_found(&r, map, 0x1000) && ptd_segcache_find(&r, map, &g.key, NULL, 0)->cnt == 7,
+	   "segcache: a key cached again replaces its segment, the set's others kept");
+	g = seg_for(same[PTD_SEGCACHE_WAYS - 1]);
+	ptd_segcache_put(&r, map, &g);
+	ok(seg_found(&r, map, same[PTD_SEGCACHE_WAYS - 1]) && !seg_found(&r, map, 0x1000),
+	   "segcache: one more drops the one cached first");
+	g = seg_for(0x1000);
+	ok(!ptd_segcache_find(&r, (const char *)map + 1, &g.key, NULL, 0),
+	   "segcache: not found in another map");
+	/* filled as many times as it has entries: eight times as large */
+	for (i = PTD_SEGCACHE_WAYS + 1, ip = 0x300000; i < (PTD_SEGCACHE_WAYS << PTD_SEGCACHE_BITS_FIRST);
+	     i++, ip += 16) {
+		g = seg_for(ip);
+		ptd_segcache_put(&r, map, &g);
+		if (i - (PTD_SEGCACHE_WAYS + 1) < 64)
+			was[i - (PTD_SEGCACHE_WAYS + 1)] = (unsigned)ip;
+	}
+	is_u64(r.seg_bits, PTD_SEGCACHE_BITS_FIRST, "segcache: not grown before it is filled");
+	for (i = 0; i < 27; i++)
+		held += (unsigned)seg_found(&r, map, was[i]);
+	g = seg_for(0x900000);
+	ptd_segcache_put(&r, map, &g);
+	g = seg_for(0x900010);
+	ptd_segcache_put(&r, map, &g);
+	is_u64(r.seg_bits, PTD_SEGCACHE_BITS_FIRST + 3, "segcache: then eight times as large");
+	for (i = 0, found = 0; i < 27; i++)
+		found += (unsigned)seg_found(&r, map, was[i]);
+	ok(held > 0 && found == held && seg_found(&r, map, 0x900010),
+	   "segcache: the %u segments it held found after it grew", held);
+	ptd_jccruns_fini(&r);
+}
+
 int main(void)
 {
 	struct ptd_vec v = PTD_VEC_INIT(sizeof(int));
@@ -257,6 +350,7 @@ int main(void)
 	ptd_heap_fini(&h);
 	huge_tables();
 	insncache_growth();
+	segcache_sets();
 	note_log();
 	return done_testing();
 }
