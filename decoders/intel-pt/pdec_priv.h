@@ -145,9 +145,10 @@ struct ptd_pdec {
 		unsigned wait, backoff;   /* TNT packets to let go by, after no segment was
 		                             found at one */
 		struct pdec_seg_hint {    /* the length the bytes from an ip scanned to last
-		                             (pdec_seg), with 8 more bits of their hash */
+		                             (pdec_seg), with 8 more bits of their hash: */
 			uint8_t len, tag;
-		} hint[1u << PDEC_SEG_HINT_BITS];
+		} *hint;                  /* 2^PDEC_SEG_HINT_BITS, the decoder's own (not
+		                             its snapshots' or copies') */
 		uint64_t taken, noted;    /* said at the end with PTDECODE_DEBUG_SEGS, and */
 		uint64_t found_cyc;       /* those taken or checked with CYC packets */
 		struct ptd_pdec *check;   /* PTDECODE_DEBUG_SEG_CHECK: the decoder as the

@@ -57,6 +57,8 @@
  * kept as 0, so that a key and the entries it takes have one segment. */
 #include "decoders/intel-pt/pdec_parse.h"
 
+#include "common/hugemem.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -567,6 +569,7 @@ void pdec_seg_cancel(struct ptd_pdec *d)
 
 void pdec_seg_fini(struct ptd_pdec *d)
 {
+	ptd_huge_free(d->seg.hint);
 	if (d->p.seg_find && getenv("PTDECODE_DEBUG_SEGS"))
 		fprintf(stderr,
 			"ptdecode: segments: %llu taken, %llu noted, %llu checked, %llu with CYC\n",
