@@ -201,7 +201,8 @@ static void segcache_sets(void)
 	struct pdec_seg g, first;
 	const struct ptd_segent *set;
 	uint64_t same[PTD_SEGCACHE_WAYS + 1], ip;
-	unsigned i, n = 0, held = 0, found = 0, was[64];
+	const struct pdec_seg *f;
+	unsigned i, n = 0, held = 0, found = 0, nwas = 0, was[PTD_SEGCACHE_WAYS << PTD_SEGCACHE_BITS_FIRST];
 
 	memset(&r, 0, sizeof(r));
 	first = seg_for(0x1000);
@@ -228,9 +229,9 @@ static void segcache_sets(void)
 	   "segcache: %u keys of one set all found", PTD_SEGCACHE_WAYS);
 	g = seg_for(same[0]);
 	g.cnt = 7;
-	g.key.ip = same[0];
 	ptd_segcache_put(&r, map, &g);   /* the same key again: in its place */
-	ok(seg_found(&r, map, 0x1000) && ptd_segcache_find(&r, map, &g.key, NULL, 0)->cnt == 7,
+	f = ptd_segcache_find(&r, map, &g.key, NULL, 0);
+	ok(seg_found(&r, map, 0x1000) && f && f->cnt == 7,
 	   "segcache: a key cached again replaces its segment, the set's others kept");
 	g = seg_for(same[PTD_SEGCACHE_WAYS - 1]);
 	ptd_segcache_put(&r, map, &g);
@@ -244,18 +245,17 @@ static void segcache_sets(void)
 	     i++, ip += 16) {
 		g = seg_for(ip);
 		ptd_segcache_put(&r, map, &g);
-		if (i - (PTD_SEGCACHE_WAYS + 1) < 64)
-			was[i - (PTD_SEGCACHE_WAYS + 1)] = (unsigned)ip;
+		was[nwas++] = (unsigned)ip;
 	}
 	is_u64(r.seg_bits, PTD_SEGCACHE_BITS_FIRST, "segcache: not grown before it is filled");
-	for (i = 0; i < 27; i++)
+	for (i = 0; i < nwas; i++)
 		held += (unsigned)seg_found(&r, map, was[i]);
 	g = seg_for(0x900000);
 	ptd_segcache_put(&r, map, &g);
 	g = seg_for(0x900010);
 	ptd_segcache_put(&r, map, &g);
 	is_u64(r.seg_bits, PTD_SEGCACHE_BITS_FIRST + 3, "segcache: then eight times as large");
-	for (i = 0, found = 0; i < 27; i++)
+	for (i = 0, found = 0; i < nwas; i++)
 		found += (unsigned)seg_found(&r, map, was[i]);
 	ok(held > 0 && found == held && seg_found(&r, map, 0x900010),
 	   "segcache: the %u segments it held found after it grew", held);
