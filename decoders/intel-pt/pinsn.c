@@ -179,13 +179,10 @@ static size_t opcode_at(const uint8_t *buf, size_t n, int x86_64)
 
 unsigned ptd_pinsn_plain_len(const uint8_t *buf, size_t len, int x86_64)
 {
-	unsigned n = len ? ptd_x86_len(buf, len, x86_64) : 0, op;
-	size_t i;
+	unsigned i, n = len ? ptd_x86_len_at(buf, len, x86_64, &i) : 0, op;
 
 	if (!n)
 		return 0;
-	if ((i = opcode_at(buf, n, x86_64)) >= n)
-		return n;
 	op = buf[i];
 	return maybe_branch[op >> 6] >> (op & 63) & 1 ? 0 : n;
 }
@@ -197,14 +194,19 @@ int ptd_pinsn_decode(struct ptd_pinsn *p, const uint8_t *buf, size_t len, uint64
 	size_t size = len, i, n;
 	uint64_t addr = ip;
 	cs_insn *ci;
+	unsigned opi;
 
 	memset(out, 0, sizeof(*out));
 	if (!len)
 		return -1;
 	/* the common instructions' length without capstone, which formats
 	 * the text of each instruction it decodes */
-	if ((n = ptd_x86_len(buf, len, x86_64)))
-		goto known;
+	if ((n = ptd_x86_len_at(buf, len, x86_64, &opi))) {
+		out->length = (uint8_t)n;
+		memcpy(out->buf, buf, n);
+		classify(buf, opi, n, x86_64, out);
+		return 0;
+	}
 	/* VEX and EVEX, which carry no branches */
 	if ((n = ptd_x86_vex_len(buf, len, x86_64))) {
 		out->length = (uint8_t)n;
@@ -219,7 +221,6 @@ int ptd_pinsn_decode(struct ptd_pinsn *p, const uint8_t *buf, size_t len, uint64
 	if (ci->size > len || ci->size > 15)
 		return -1;
 	n = ci->size;
-known:
 	out->length = (uint8_t)n;
 	memcpy(out->buf, buf, n);
 	if ((i = opcode_at(buf, n, x86_64)) >= n)

@@ -228,11 +228,32 @@ static int lockable(const uint8_t *b, size_t len, size_t i)
 	}
 }
 
+/* The bytes of a ModRM m with its SIB and displacement, for common():
+ * 0x80 and the bytes but for a disp32 that a SIB with base 5 adds
+ * (mod 0). */
+#define MRM_MOD(m) ((m) >> 6)
+#define MRM(m) (MRM_MOD(m) == 3 ? 1 :                                                  \
+		((m) & 7) == 4 ? (MRM_MOD(m) == 0 ? 0x82 : MRM_MOD(m) == 1 ? 3 : 6) :     \
+		MRM_MOD(m) == 1 ? 2 : MRM_MOD(m) == 2 ? 5 : ((m) & 7) == 5 ? 5 : 1)
+#define MRM4(m) MRM(m), MRM((m) + 1), MRM((m) + 2), MRM((m) + 3)
+#define MRM16(m) MRM4(m), MRM4((m) + 4), MRM4((m) + 8), MRM4((m) + 12)
+#define MRM64(m) MRM16(m), MRM16((m) + 16), MRM16((m) + 32), MRM16((m) + 48)
+static const uint8_t modrm_tab[256] = { MRM64(0), MRM64(64), MRM64(128), MRM64(192) };
+
+/* modrm_len of the ModRM at b, with at least a SIB byte after it */
+static inline __attribute__((always_inline)) unsigned modrm15(const uint8_t *b)
+{
+	unsigned t = modrm_tab[b[0]];
+
+	return t & 0x80 ? (t & 0x7f) + ((b[1] & 7) == 5 ? 4 : 0) : t;
+}
+
 /* The common instructions, all bytes at hand (15 or more): no legacy
  * prefix, at most a REX (64-bit mode), a one-byte opcode or 0f and one,
  * of the classes above that need no more than a look at the ModRM.  0:
  * ptd_x86_len's general path decides. */
-static unsigned common(const uint8_t *b, int x86_64)
+static inline __attribute__((always_inline)) unsigned common(const uint8_t *b, int x86_64,
+							     unsigned *opi)
 {
 	unsigned i = 0, op, imm, m, rexw = 0;
 
@@ -240,15 +261,16 @@ static unsigned common(const uint8_t *b, int x86_64)
 		rexw = b[0] & 8;
 		i = 1;
 	}
+	*opi = i;
 	op = b[i++];
 	if (op == 0x0f) {
 		op = b[i++];
 		switch (two[op]) {
 		case '1': return i;
 		case 'J': return i + 4;
-		case 'g': case 'p': case 'q': return i + modrm_len(b, 15, i);
-		case 'G': case 'Q': return i + modrm_len(b, 15, i) + 1;
-		case 'n': return (b[i] & 0x38) || b[i] >> 6 == 3 ? 0 : i + modrm_len(b, 15, i);
+		case 'g': case 'p': case 'q': return i + modrm15(b + i);
+		case 'G': case 'Q': return i + modrm15(b + i) + 1;
+		case 'n': return (b[i] & 0x38) || b[i] >> 6 == 3 ? 0 : i + modrm15(b + i);
 		default: return 0;
 		}
 	}
@@ -257,34 +279,34 @@ static unsigned common(const uint8_t *b, int x86_64)
 	case 'b': return i + 1;
 	case 'z': case 'J': return i + 4;
 	case 'v': return i + (rexw ? 8 : 4);
-	case 'm': return i + modrm_len(b, 15, i);
-	case 'M': return i + modrm_len(b, 15, i) + 1;
-	case 'Z': return i + modrm_len(b, 15, i) + 4;
-	case 'L': return b[i] >> 6 == 3 ? 0 : i + modrm_len(b, 15, i);
+	case 'm': return i + modrm15(b + i);
+	case 'M': return i + modrm15(b + i) + 1;
+	case 'Z': return i + modrm15(b + i) + 4;
+	case 'L': return b[i] >> 6 == 3 ? 0 : i + modrm15(b + i);
 	case 'H': case 'h':
 		if ((b[i] & 0x38) == 0x30)
 			return 0;
-		return i + modrm_len(b, 15, i) + (one[op] == 'H');
+		return i + modrm15(b + i) + (one[op] == 'H');
 	case 'C':   /* mov /0 with an immediate */
 		m = b[i];
 		if (m & 0x38)
 			return 0;
 		imm = op == 0xc6 ? 1 : 4;
-		return i + modrm_len(b, 15, i) + imm;
+		return i + modrm15(b + i) + imm;
 	default:
 		return 0;
 	}
 }
 
-unsigned ptd_x86_len(const uint8_t *b, size_t len, int x86_64)
+/* The general path: legacy prefixes, then as common() */
+static __attribute__((noinline)) unsigned prefixed(const uint8_t *b, size_t len, int x86_64,
+						  unsigned *opi)
 {
 	size_t i;
 	int o16 = 0, a32 = 0, rex = 0, rexw = 0, modrm = 0, lock = 0;
 	unsigned op, m, reg, imm = 0, rep = 0, last = 0, z;
 	char c;
 
-	if (len >= 15 && (z = common(b, x86_64)))
-		return z;
 	for (i = 0;; i++) {
 		if (i >= len || i >= 14)
 			return 0;
@@ -309,6 +331,7 @@ unsigned ptd_x86_len(const uint8_t *b, size_t len, int x86_64)
 	}
 	if (lock && !lockable(b, len, i))
 		return 0;
+	*opi = (unsigned)i;
 	z = o16 && !rexw ? 2 : 4;   /* REX.W wins over 66 */
 	op = b[i++];
 	if (op == 0x0f)
@@ -394,6 +417,22 @@ unsigned ptd_x86_len(const uint8_t *b, size_t len, int x86_64)
 		}
 	}
 	return total(b, len, i, modrm, imm);
+}
+
+unsigned ptd_x86_len_at(const uint8_t *b, size_t len, int x86_64, unsigned *op)
+{
+	unsigned n;
+
+	if (len >= 15 && (n = common(b, x86_64, op)))
+		return n;
+	return prefixed(b, len, x86_64, op);
+}
+
+unsigned ptd_x86_len(const uint8_t *b, size_t len, int x86_64)
+{
+	unsigned op;
+
+	return ptd_x86_len_at(b, len, x86_64, &op);
 }
 
 /* VEX (c4, c5) and EVEX (62): the prefix's bytes, the opcode, the ModRM

@@ -18,6 +18,10 @@
  * (x86_64) or 32-bit mode; 0 when not known here. */
 unsigned ptd_x86_len(const uint8_t *b, size_t len, int x86_64);
 
+/* The same, and where it answers, *op: the index of the opcode's first
+ * byte (past the legacy prefixes and a REX). */
+unsigned ptd_x86_len_at(const uint8_t *b, size_t len, int x86_64, unsigned *op);
+
 /* The length of a VEX or EVEX encoded instruction at b (after legacy
  * prefixes), which is never a branch; 0 when b holds none.  Wherever
  * capstone decodes such bytes, the same length, but for EVEX with embedded

@@ -35,6 +35,7 @@ struct tally {
 	unsigned long insns, answered, wrong, objects;
 	unsigned long vex, vex_known, vex_wrong;   /* ptd_x86_vex_len's answers */
 	unsigned long plain, plain_wrong;   /* ptd_pinsn_plain_len's against ptd_pinsn_decode */
+	unsigned long op_wrong;   /* ptd_x86_len_at's opcode index against opcode_index() */
 	char first_wrong[200];
 };
 
@@ -46,7 +47,7 @@ static void differ(struct tally *t, unsigned long *count, const char *what, unsi
 {
 	int n;
 
-	if (!t->wrong && !t->vex_wrong) {
+	if (!t->wrong && !t->vex_wrong && !t->op_wrong) {
 		n = snprintf(t->first_wrong, sizeof(t->first_wrong), "%d-bit %sours %u, capstone %zu:",
 			     x86_64 ? 64 : 32, what, ours, got);
 		for (size_t i = 0; i < 15 && i < avail && n > 0 &&
@@ -79,6 +80,19 @@ static int evex_rounding(const uint8_t *code, size_t avail)
 	return i + 5 < avail && code[i] == 0x62 && (code[i + 3] & 0x10) && code[i + 5] >> 6 == 3;
 }
 
+/* Where the opcode of the n bytes at code is: past the legacy prefixes
+ * and, in 64-bit mode, a REX, as x86len.h defines it */
+static unsigned opcode_index(const uint8_t *code, unsigned n, int x86_64)
+{
+	static const uint8_t legacy[] = { 0x26, 0x2e, 0x36, 0x3e, 0x64, 0x65,
+					  0x66, 0x67, 0xf0, 0xf2, 0xf3 };
+	unsigned i = 0;
+
+	while (i < n && memchr(legacy, code[i], sizeof(legacy)))
+		i++;
+	return i + (x86_64 && i < n && code[i] >> 4 == 4);
+}
+
 /* One instruction at code (avail bytes): compare; its capstone length,
  * 0 when capstone decodes none. */
 static struct ptd_pinsn *pinsn;
@@ -105,9 +119,15 @@ static size_t one(struct tally *t, const uint8_t *code, size_t avail, int x86_64
 			differ(t, &t->plain_wrong, "plain: ", plain, in.length, code, avail, x86_64);
 	}
 	if (ours) {
+		unsigned opi = 99;
+
 		t->answered++;
 		if (ours != got)
 			differ(t, &t->wrong, "", ours, got, code, avail, x86_64);
+		if (ptd_x86_len_at(code, avail < 15 ? avail : 15, x86_64, &opi) != ours ||
+		    opi != opcode_index(code, ours, x86_64))
+			differ(t, &t->op_wrong, "opcode at: ", opi, opcode_index(code, ours, x86_64),
+			       code, avail, x86_64);
 	}
 	if (vex) {
 		/* where capstone knows a VEX or EVEX instruction, the same
@@ -217,6 +237,9 @@ int main(void)
 	   "the same code: %lu instructions stepped over as no branch by their length, %lu of them "
 	   "not what ptd_pinsn_decode gives%s%s", t.plain, t.plain_wrong, t.plain_wrong ? ": " : "",
 	   t.first_wrong);
+	ok(t.answered > 100000 && !t.op_wrong,
+	   "the same code: the opcode's index past prefixes and REX, %lu of %lu lengths answered "
+	   "give another%s%s", t.op_wrong, t.answered, t.op_wrong ? ": " : "", t.first_wrong);
 	cs_free(t.ci, 1);
 	cs_close(&t.cs);
 
@@ -256,6 +279,10 @@ int main(void)
 		   "%d-bit, the same strings: %lu stepped over as no branch by their length, %lu of "
 		   "them not what ptd_pinsn_decode gives%s%s", mode, t.plain, t.plain_wrong,
 		   t.plain_wrong ? ": " : "", t.first_wrong);
+		ok(t.answered > 100000 && !t.op_wrong,
+		   "%d-bit, the same strings: the opcode's index past prefixes and REX, %lu of %lu "
+		   "lengths answered give another%s%s", mode, t.op_wrong, t.answered,
+		   t.op_wrong ? ": " : "", t.first_wrong);
 		cs_free(t.ci, 1);
 		cs_close(&t.cs);
 	}
