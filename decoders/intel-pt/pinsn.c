@@ -202,10 +202,8 @@ int ptd_pinsn_decode(struct ptd_pinsn *p, const uint8_t *buf, size_t len, uint64
 	/* the common instructions' length without capstone, which formats
 	 * the text of each instruction it decodes */
 	if ((n = ptd_x86_len_at(buf, len, x86_64, &opi))) {
-		out->length = (uint8_t)n;
-		memcpy(out->buf, buf, n);
-		classify(buf, opi, n, x86_64, out);
-		return 0;
+		i = opi;
+		goto known;
 	}
 	/* VEX and EVEX, which carry no branches */
 	if ((n = ptd_x86_vex_len(buf, len, x86_64))) {
@@ -221,10 +219,11 @@ int ptd_pinsn_decode(struct ptd_pinsn *p, const uint8_t *buf, size_t len, uint64
 	if (ci->size > len || ci->size > 15)
 		return -1;
 	n = ci->size;
+	i = opcode_at(buf, n, x86_64);
+known:
 	out->length = (uint8_t)n;
 	memcpy(out->buf, buf, n);
-	if ((i = opcode_at(buf, n, x86_64)) >= n)
-		return 0;
-	classify(buf, i, n, x86_64, out);
+	if (i < n)
+		classify(buf, i, n, x86_64, out);
 	return 0;
 }

@@ -251,7 +251,7 @@ static inline __attribute__((always_inline)) unsigned modrm15(const uint8_t *b)
 /* The common instructions, all bytes at hand (15 or more): no legacy
  * prefix, at most a REX (64-bit mode), a one-byte opcode or 0f and one,
  * of the classes above that need no more than a look at the ModRM.  0:
- * ptd_x86_len's general path decides. */
+ * the general path, prefixed(), decides. */
 static inline __attribute__((always_inline)) unsigned common(const uint8_t *b, int x86_64,
 							     unsigned *opi)
 {
