@@ -73,29 +73,33 @@ static int rep_ok(unsigned op, unsigned rep)
 	}
 }
 
-/* Bytes of the ModRM at b[i] with its SIB and displacement (32- or
- * 64-bit addressing); 0 when they run past len. */
+/* The bytes of a ModRM m with its SIB and displacement (32- or 64-bit
+ * addressing): 0x80 and the bytes but for a disp32 that a SIB with base
+ * 5 adds (mod 0). */
+#define MRM_MOD(m) ((m) >> 6)
+#define MRM(m) (MRM_MOD(m) == 3 ? 1 :                                                  \
+		((m) & 7) == 4 ? (MRM_MOD(m) == 0 ? 0x82 : MRM_MOD(m) == 1 ? 3 : 6) :     \
+		MRM_MOD(m) == 1 ? 2 : MRM_MOD(m) == 2 ? 5 : ((m) & 7) == 5 ? 5 : 1)
+#define MRM4(m) MRM(m), MRM((m) + 1), MRM((m) + 2), MRM((m) + 3)
+#define MRM16(m) MRM4(m), MRM4((m) + 4), MRM4((m) + 8), MRM4((m) + 12)
+#define MRM64(m) MRM16(m), MRM16((m) + 16), MRM16((m) + 32), MRM16((m) + 48)
+static const uint8_t modrm_tab[256] = { MRM64(0), MRM64(64), MRM64(128), MRM64(192) };
+
+/* The bytes of the ModRM at b, with at least a SIB byte after it */
+static inline __attribute__((always_inline)) unsigned modrm15(const uint8_t *b)
+{
+	unsigned t = modrm_tab[b[0]];
+
+	return t & 0x80 ? (t & 0x7f) + ((b[1] & 7) == 5 ? 4 : 0) : t;
+}
+
+/* Bytes of the ModRM at b[i] with its SIB and displacement; 0 when
+ * they run past len. */
 static unsigned modrm_len(const uint8_t *b, size_t len, size_t i)
 {
-	unsigned m, mod, rm, n = 1;
-
-	if (i >= len)
+	if (i >= len || (modrm_tab[b[i]] & 0x80 && i + 1 >= len))
 		return 0;
-	m = b[i];
-	mod = m >> 6;
-	rm = m & 7;
-	if (mod != 3 && rm == 4) {
-		if (i + 1 >= len)
-			return 0;
-		n++;
-		if (mod == 0 && (b[i + 1] & 7) == 5)
-			n += 4;
-	}
-	if (mod == 1)
-		n += 1;
-	else if (mod == 2 || (mod == 0 && rm == 5))
-		n += 4;
-	return n;
+	return modrm15(b + i);
 }
 
 /* The total length: i bytes so far, a ModRM at b[i] or none, imm. */
@@ -226,26 +230,6 @@ static int lockable(const uint8_t *b, size_t len, size_t i)
 	default:   /* add, or, adc, sbb, and, sub, xor to memory */
 		return op < 0x38 && (op & 7) < 2;
 	}
-}
-
-/* The bytes of a ModRM m with its SIB and displacement, for common():
- * 0x80 and the bytes but for a disp32 that a SIB with base 5 adds
- * (mod 0). */
-#define MRM_MOD(m) ((m) >> 6)
-#define MRM(m) (MRM_MOD(m) == 3 ? 1 :                                                  \
-		((m) & 7) == 4 ? (MRM_MOD(m) == 0 ? 0x82 : MRM_MOD(m) == 1 ? 3 : 6) :     \
-		MRM_MOD(m) == 1 ? 2 : MRM_MOD(m) == 2 ? 5 : ((m) & 7) == 5 ? 5 : 1)
-#define MRM4(m) MRM(m), MRM((m) + 1), MRM((m) + 2), MRM((m) + 3)
-#define MRM16(m) MRM4(m), MRM4((m) + 4), MRM4((m) + 8), MRM4((m) + 12)
-#define MRM64(m) MRM16(m), MRM16((m) + 16), MRM16((m) + 32), MRM16((m) + 48)
-static const uint8_t modrm_tab[256] = { MRM64(0), MRM64(64), MRM64(128), MRM64(192) };
-
-/* modrm_len of the ModRM at b, with at least a SIB byte after it */
-static inline __attribute__((always_inline)) unsigned modrm15(const uint8_t *b)
-{
-	unsigned t = modrm_tab[b[0]];
-
-	return t & 0x80 ? (t & 0x7f) + ((b[1] & 7) == 5 ? 4 : 0) : t;
 }
 
 /* The common instructions, all bytes at hand (15 or more): no legacy
