@@ -17,9 +17,13 @@
 
 #include "common/hugemem.h"
 #include "formats/perf/abi.h"
+#include "formats/perf/cursor.h"
 
-/* A record waits as its bytes and what its event needs besides them;
- * the event is parsed again when it comes out (ptd_event_fill).  A run
+/* A record waits as its bytes and what its event needs besides them,
+ * the sample_id trailer as the reader parsed it among them: the event's
+ * header is filled again when it comes out (ptd_event_fill), and only a
+ * SAMPLE, whose sample would take most of the event, is parsed again
+ * (an event's fields are a function of its bytes and evsel).  A run
  * keeps its records in arrival order, which is the order they leave it
  * in, one after the other in slabs of memory: a record is written at the
  * end of the run's last slab, or of a new one, and taken from its first;
@@ -41,6 +45,7 @@ struct queued {
 	uint64_t ts, seq;
 	uint64_t offset;
 	struct ptd_evsel *evsel;
+	struct ptd_sample_id sid;   /* not a SAMPLE's: that is parsed again */
 	uint32_t size;
 	uint32_t compressed;
 	uint8_t data[];             /* 8-byte aligned, as the reader's */
@@ -269,6 +274,7 @@ int ptd_ordered_push(struct ptd_ordered *o, const struct ptd_event *ev, uint64_t
 	q->evsel = ev->evsel;
 	q->size = ev->size;
 	q->compressed = !!ev->compressed;
+	q->sid = ev->sid;
 	memcpy(q->data, ev->data, ev->size);
 	r->last_ts = ts;
 	if (fresh)
@@ -306,8 +312,15 @@ const struct ptd_event *ptd_ordered_pop(struct ptd_ordered *o, uint64_t limit)
 	/* the event's bytes are the queue's own until the next pop (push
 	 * made out_buf large enough): the slab may be taken again before */
 	memcpy(o->out_buf, q->data, q->size);
-	(void)ptd_event_fill(&o->out, o->out_buf, q->size, q->offset, (int)q->compressed,
-			     q->evsel, NULL);
+	if (ptd_load_u32(q->data) == PTD_REC_SAMPLE) {
+		(void)ptd_event_fill(&o->out, o->out_buf, q->size, q->offset, (int)q->compressed,
+				     q->evsel, NULL);
+	} else {
+		(void)ptd_event_fill(&o->out, o->out_buf, q->size, q->offset, (int)q->compressed,
+				     NULL, NULL);
+		o->out.evsel = q->evsel;
+		o->out.sid = q->sid;
+	}
 	o->len--;
 	o->bytes -= sizeof(*q) + q->size;
 	r->head += space(q->size);
