@@ -5,8 +5,9 @@
  * of a pass over all buffers.  Records with a timestamp wait in a queue;
  * at each FINISHED_ROUND those up to the largest timestamp seen before the
  * previous round are released, in time order (ties in arrival order); at
- * the end, the rest.  Records are copied into the queue, their bytes
- * only: each is parsed again as it comes out. */
+ * the end, the rest.  Records are copied into the queue, their bytes and
+ * sample_id trailer: each comes out as the reader gave it, a SAMPLE's
+ * sample parsed again. */
 #ifndef PTD_ORDERED_H
 #define PTD_ORDERED_H
 

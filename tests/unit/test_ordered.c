@@ -5,7 +5,7 @@
  * in random order (a run of its own for almost every record), and
  * interleaved with pops, as at each FINISHED_ROUND, the runs' space
  * taken again as records are released; each record comes out as it went
- * in (type, size, offset and bytes). */
+ * in (type, size, offset, bytes and sample_id trailer). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +64,13 @@ static int push(struct ptd_ordered *o, const struct rec *r)
 	ev.type = type;
 	ev.size = rec_size(r->id);
 	ev.data = data;
+	ev.sid.have = r->id;
+	ev.sid.pid = r->id + 1;
+	ev.sid.tid = r->id + 2;
+	ev.sid.time = r->ts;
+	ev.sid.id = r->id + 3;
+	ev.sid.stream_id = r->id + 4;
+	ev.sid.cpu = r->id + 5;
 	return ptd_ordered_push(o, &ev, r->ts);
 }
 
@@ -71,7 +78,9 @@ static int push(struct ptd_ordered *o, const struct rec *r)
 static int same_record(const struct ptd_event *ev, uint32_t id)
 {
 	size_t i;
-	int good = ev->type == 99 && ev->size == rec_size(id) && ev->offset == (uint64_t)id * 8;
+	int good = ev->type == 99 && ev->size == rec_size(id) && ev->offset == (uint64_t)id * 8 &&
+		   ev->sid.have == id && ev->sid.pid == id + 1 && ev->sid.tid == id + 2 &&
+		   ev->sid.id == id + 3 && ev->sid.stream_id == id + 4 && ev->sid.cpu == id + 5;
 
 	for (i = 12; good && i < ev->size; i++)
 		good = ev->data[i] == 0x5a;
@@ -90,7 +99,7 @@ static int drain(struct ptd_ordered *o, uint64_t limit, struct rec *out, size_t 
 
 		memcpy(&id, ev->data + 8, sizeof(id));
 		out[(*n)++] = by_id[id];
-		within &= by_id[id].ts <= limit && same_record(ev, id);
+		within &= by_id[id].ts <= limit && ev->sid.time == by_id[id].ts && same_record(ev, id);
 	}
 	return within;
 }
