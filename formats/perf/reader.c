@@ -71,13 +71,13 @@ static uint64_t next_payload(struct ptd_reader *r, uint64_t off)
 	return r->idx_next < n ? x[r->idx_next].file_offset + PTD_AUXTRACE_REC_SIZE : 0;
 }
 
-/* Make [off, off+len) available in the window; len <= WINDOW.  Returns a
+/* Make [off, off+len), not in the window, available in it (ptd_reader_window
+ * tried the window first); len <= WINDOW.  Returns a
  * pointer into the window, or NULL with err set.  Pipe mode only moves
  * forward. */
-const uint8_t *ptd_reader_window(struct ptd_reader *r, uint64_t off, size_t len, struct ptd_err *err)
+const uint8_t *ptd_reader_window_read(struct ptd_reader *r, uint64_t off, size_t len,
+				      struct ptd_err *err)
 {
-	if (off >= r->win_off && off - r->win_off + len <= r->win_len)
-		return r->win + (off - r->win_off);
 	if (!r->hdr.pipe) {
 		size_t want = WINDOW;
 		uint64_t pl = next_payload(r, off);

@@ -37,7 +37,20 @@ struct ptd_reader {
 void ptd_reader_warnf(struct ptd_reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int ptd_reader_pread(struct ptd_reader *r, uint64_t off, void *buf, size_t len, struct ptd_err *err);
-const uint8_t *ptd_reader_window(struct ptd_reader *r, uint64_t off, size_t len, struct ptd_err *err);
+/* ptd_reader_window where the window does not hold the bytes: read them */
+const uint8_t *ptd_reader_window_read(struct ptd_reader *r, uint64_t off, size_t len,
+				      struct ptd_err *err);
+
+/* len bytes of input at off, in the window (moved, read, as needed):
+ * valid until the next call; NULL with err set when the input ends before
+ * them or cannot be read.  Inline, as each record takes two. */
+static inline const uint8_t *ptd_reader_window(struct ptd_reader *r, uint64_t off, size_t len,
+					       struct ptd_err *err)
+{
+	if (off >= r->win_off && off - r->win_off + len <= r->win_len)
+		return r->win + (off - r->win_off);
+	return ptd_reader_window_read(r, off, len, err);
+}
 int ptd_reader_pipe_eof(struct ptd_reader *r, uint64_t off, struct ptd_err *err);
 int ptd_reader_pipe_payload(struct ptd_reader *r, uint64_t off, uint64_t len,
 			    struct ptd_payload *pl, struct ptd_err *err);
