@@ -125,20 +125,21 @@ int ptd_rec_itrace_start(const struct ptd_event *ev, struct ptd_rec_itrace_start
 	return c.bad ? bad(ev, err, "too short") : 0;
 }
 
+/* Read without a cursor: a record of each context switch, the most
+ * common sideband (bench/analysis.md, twenty-eighth round) */
 int ptd_rec_switch(const struct ptd_event *ev, struct ptd_rec_switch *m, struct ptd_err *err)
 {
-	struct ptd_cursor c;
-
-	memset(m, 0, sizeof(*m));
 	m->out = !!(ev->misc & PTD_MISC_SWITCH_OUT);
 	m->preempt = !!(ev->misc & PTD_MISC_SWITCH_OUT_PREEMPT);
 	m->cpu_wide = ev->type == PTD_REC_SWITCH_CPU_WIDE;
+	m->next_prev_pid = m->next_prev_tid = 0;
 	if (!m->cpu_wide)
 		return 0;
-	ptd_rec_body(ev, &c);
-	m->next_prev_pid = ptd_cur_u32(&c);
-	m->next_prev_tid = ptd_cur_u32(&c);
-	return c.bad ? bad(ev, err, "too short") : 0;
+	if (ptd_rec_body_size(ev) < 16)
+		return bad(ev, err, "too short");
+	m->next_prev_pid = ptd_load_u32(ev->data + 8);
+	m->next_prev_tid = ptd_load_u32(ev->data + 12);
+	return 0;
 }
 
 int ptd_rec_text_poke(const struct ptd_event *ev, struct ptd_rec_text_poke *m, struct ptd_err *err)
