@@ -302,6 +302,7 @@ const struct ptd_event *ptd_ordered_pop(struct ptd_ordered *o, uint64_t limit)
 	struct ptd_ordered_run *r;
 	struct ptd_ordered_slab *b;
 	const struct queued *q;
+	int sample;
 
 	if (!o->len || !limit)
 		return NULL;
@@ -312,12 +313,10 @@ const struct ptd_event *ptd_ordered_pop(struct ptd_ordered *o, uint64_t limit)
 	/* the event's bytes are the queue's own until the next pop (push
 	 * made out_buf large enough): the slab may be taken again before */
 	memcpy(o->out_buf, q->data, q->size);
-	if (ptd_load_u32(q->data) == PTD_REC_SAMPLE) {
-		(void)ptd_event_fill(&o->out, o->out_buf, q->size, q->offset, (int)q->compressed,
-				     q->evsel, NULL);
-	} else {
-		(void)ptd_event_fill(&o->out, o->out_buf, q->size, q->offset, (int)q->compressed,
-				     NULL, NULL);
+	sample = ptd_load_u32(q->data) == PTD_REC_SAMPLE;
+	(void)ptd_event_fill(&o->out, o->out_buf, q->size, q->offset, (int)q->compressed,
+			     sample ? q->evsel : NULL, NULL);
+	if (!sample) {   /* the trailer as the reader parsed it */
 		o->out.evsel = q->evsel;
 		o->out.sid = q->sid;
 	}

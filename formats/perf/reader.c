@@ -71,10 +71,9 @@ static uint64_t next_payload(struct ptd_reader *r, uint64_t off)
 	return r->idx_next < n ? x[r->idx_next].file_offset + PTD_AUXTRACE_REC_SIZE : 0;
 }
 
-/* Make [off, off+len), not in the window, available in it (ptd_reader_window
- * tried the window first); len <= WINDOW.  Returns a
- * pointer into the window, or NULL with err set.  Pipe mode only moves
- * forward. */
+/* Make [off, off+len), which the window does not hold (ptd_reader_window
+ * looked first), available in it; len <= WINDOW.  Returns a pointer into
+ * the window, or NULL with err set.  Pipe mode only moves forward. */
 const uint8_t *ptd_reader_window_read(struct ptd_reader *r, uint64_t off, size_t len,
 				      struct ptd_err *err)
 {
