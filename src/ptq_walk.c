@@ -376,14 +376,15 @@ static const struct pdec_seg *walk_seg_find(void *ctx, const struct pdec_seg_key
 }
 
 /* pdec_params.seg_put: the segment noted cached, when all its walks
- * found their code in the map it began in */
-static void walk_seg_put(void *ctx, const struct pdec_seg *s)
+ * found their code in the map it began in; with more, watched on */
+static void walk_seg_put(void *ctx, const struct pdec_seg *s, bool more)
 {
 	struct walker *w = ctx;
 
 	if (w->seg.on)
 		ptd_segcache_put(w->jcc, w->seg.map, s);
-	w->seg.on = 0;
+	if (!more)
+		w->seg.on = 0;
 }
 
 /* walk() where its first block is not one walked before: instruction by

@@ -8,8 +8,9 @@
  * (jccchain.h), maps live as long as the session and the walk finds a
  * map only where and when it holds, so the map stands for the code of
  * its range, and the addresses kept are the map's.  Call-heavy code
- * sends a few hundred different segments (the bench's W2: 358 keys, of
- * 143 byte strings): a table of sets of PTD_SEGCACHE_WAYS entries,
+ * sends a few hundred different segments of one TIP (the bench's W2: 358
+ * keys, of 143 byte strings) and a few thousand of two (W2: 2,844): a
+ * table of sets of PTD_SEGCACHE_WAYS entries,
  * 2^PTD_SEGCACHE_BITS_FIRST sets in the runs' set (jccrun.h), allocated
  * at the first segment, and eight times as large, with the segments it
  * holds, each time as many have been cached as it has entries, up to
@@ -17,9 +18,11 @@
  * lookup).
  * The tables are the runs' set's huge pages (common/hugemem.h): in 4 KB
  * pages each one first touched is a page fault, 10 to 25 us on the
- * bench's machine, and the largest table (0.66 MB) touches most of
- * its 164 pages (W2: 710 page faults against 157, 21.0 ms of CPU
- * against 12.2). */
+ * bench's machine, and the largest table touches most of its pages
+ * (W2, when it was 0.66 MB: 710 page faults against 157, 21.0 ms of CPU
+ * against 12.2).  An entry is four cache lines, so the largest table is
+ * one huge page (2 MB; 2.6 MB in 5-line entries took two, each thread's,
+ * W2's peak RSS 15.4 MB with two threads against perf's 15.0). */
 #ifndef PTD_SEGCACHE_H
 #define PTD_SEGCACHE_H
 
@@ -33,13 +36,17 @@ struct ptd_segent {
 	const void *map;        /* NULL: empty */
 	struct pdec_seg seg;    /* with its key (the first cache line with map) */
 } __attribute__((aligned(64)));
+_Static_assert(sizeof(struct ptd_segent) == 256, "an entry: four cache lines");
 
 #define PTD_SEGCACHE_WAYS 4         /* a set's entries: with two, the keys of sets
                                        of three or more used in turn missed from
                                        0.6% to 2% of W2's lookups, as the maps'
                                        addresses fell */
-#define PTD_SEGCACHE_BITS_FIRST 3   /* 8 sets, 10 KB */
-#define PTD_SEGCACHE_BITS 9         /* 512 sets, 0.66 MB */
+#define PTD_SEGCACHE_BITS_FIRST 3   /* 8 sets, 8 KB */
+#define PTD_SEGCACHE_BITS 11        /* 2,048 sets, 2 MB (with 512, too few for
+                                       W2's segments of two TIPs: 158.8 M
+                                       instructions in i100us mode against
+                                       77.6 M) */
 
 /* k's set: a hash of two products, the first of the ip, the map and the
  * top entry shifted (so that an ip and a top entry that swap do not

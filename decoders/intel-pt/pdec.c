@@ -75,6 +75,7 @@ struct ptd_pdec *ptd_pdec_new(const struct pdec_params *params)
 	d->ctc_rem_mask = (1u << d->p.mtc_period) - 1;
 	pdec_setup_period(d);
 	d->seg.checking = d->p.seg_find && getenv("PTDECODE_DEBUG_SEG_CHECK");
+	pdec_seg_init(d);
 	if (d->p.seg_find &&
 	    !(d->seg.hint = ptd_huge_zalloc(sizeof(*d->seg.hint) << PDEC_SEG_HINT_BITS))) {
 		free(d);

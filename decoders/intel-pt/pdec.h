@@ -132,19 +132,30 @@ struct pdec_jcc_chain {
 #define PDEC_CHAIN_UPD 1        /* a run had a bit set (it took the sample time) */
 #define PDEC_CHAIN_LAST 2       /* the last bit taken was set */
 
-/* Segments (pdec_seg.c): TNT and CYC packets and the TIP after them,
- * from an ip, whose every state a consumer skipping plain branches would
- * skip.  The key: the ip, the bits of the last IP a compressed TIP takes,
+/* Segments (pdec_seg.c): TNT and CYC packets and the TIP after them
+ * (or TNT packets and a TIP twice), from an ip, whose every state a
+ * consumer skipping plain branches would skip.  The key: the ip, the bits of the last IP a compressed TIP takes,
  * the top entries of the return stack (its returns may take them: the
  * segment says how many, deep), the segment's trace bytes, whether the
  * sample time was up to date and whether a CYC packet's cycles are yet to
  * be sampled. */
 #define PDEC_SEG_WORDS 3                  /* trace bytes a segment holds: */
 #define PDEC_SEG_BYTES (8 * PDEC_SEG_WORDS)   /* at most 24 */
-#define PDEC_SEG_PUSH 8                   /* return addresses it leaves, at most */
+#define PDEC_SEG_PUSH 6                   /* return addresses it leaves, at most (8
+                                             before segments of two TIPs: the same
+                                             on W1-W5, in an entry of 4 lines) */
 #define PDEC_SEG_DEEP 4                   /* entries from before it it takes, at most */
 #define PDEC_SEG_PARTS 4                  /* its parts, at most: the CYC packets it
                                              holds, and one */
+#define PDEC_SEG_TIPS 2                   /* its TIPs, at most (pdec_seg.c; with
+                                             three, in i100us mode, W2 124.1 M
+                                             instructions, its window closed at
+                                             4,096 noted, W5 60.0 M, against
+                                             77.6 M and 64.7 M) */
+#define PDEC_SEG_RESCAN 16                /* segments of one TIP found from a hint
+                                             where two may be, then a scan */
+#define PDEC_SEG_WINDOW 4096              /* segments of two TIPs noted, a window
+                                             of the count of those taken */
 #define PDEC_SEG_MIN 4                    /* its bytes, at least: a TNT packet, and a
                                              TIP with two IP bytes */
 #define PDEC_SEG_HINT_BITS 12             /* the decoder's lengths of segments
@@ -161,11 +172,11 @@ struct pdec_seg_key {
 };
 /* A segment's part: its instructions up to a CYC packet (the part after
  * the last one: to the TIP), and what the states skipped on the way did */
-struct pdec_seg_part {
+struct pdec_seg_part {   /* packed: an entry of 4 cache lines (src/segcache.h) */
 	uint32_t cnt;                      /* instructions */
 	uint32_t after;                    /* of them after the last update of the sample time */
 	uint8_t flags;                     /* PDEC_SEG_UPD ... PDEC_SEG_CYC_CLR */
-};
+} __attribute__((packed));
 #define PDEC_SEG_UPD 1      /* the sample time was updated */
 #define PDEC_SEG_NOTE_S 2   /* a skipped state noted the sample time before that */
 #define PDEC_SEG_NOTE_T 4   /* one noted the time, with or after it */
@@ -186,13 +197,14 @@ struct pdec_seg {
 	                                      pushes */
 	uint8_t last_type, tip_size;       /* the packet before the TIP; the TIP's bytes */
 	uint8_t tip_count;                 /* and its IP bytes (the TIP packet's count) */
+	uint8_t tips;                      /* its TIP packets (1 or PDEC_SEG_TIPS) */
 	uint8_t insn_op, insn_len;         /* the TIP's branch */
 	struct pdec_seg_part part[PDEC_SEG_PARTS];
-	uint64_t ip, last_ip, ret_addr, from_ip;   /* ip: the TIP's to_ip too */
+	uint64_t ip, ret_addr, from_ip;   /* ip: the TIP's to_ip and IP too */
 	uint64_t tip_payload;
 	uint8_t insn[PDEC_INSN_BUF_SZ];
 	uint64_t push[PDEC_SEG_PUSH];
-	uint64_t cyc[PDEC_SEG_PARTS - 1];  /* the CYC packets' payloads */
+	uint32_t cyc[PDEC_SEG_PARTS - 1];  /* the CYC packets' payloads */
 	uint64_t below[PDEC_SEG_DEEP - 1];  /* the entries below the top it takes */
 };
 #define PDEC_SEG_POP 1      /* the return stack was popped: ret_addr */
@@ -259,12 +271,14 @@ struct pdec_params {
 	 * at k->ip that takes the entries below the top of the return stack
 	 * (stack_n at stack) it holds (pdec_seg_below), or NULL.  *watch,
 	 * with NULL: the walk can cache one from here, and watches, until
-	 * seg_put(), that every walk finds its code where k->ip's is.
-	 * seg_put caches s for its key, that of the last seg_find, when that
-	 * held.  The segment seg_find returns is lent until the next call. */
+	 * seg_put() without more, that every walk finds its code where
+	 * k->ip's is.  seg_put caches s for its key, that of the last
+	 * seg_find but for its bytes (those of s), when that held; with more,
+	 * it watches on (s is the first part of the segment noted).  The
+	 * segment seg_find returns is lent until the next call. */
 	const struct pdec_seg *(*seg_find)(void *ctx, const struct pdec_seg_key *k,
 					   const uint64_t *stack, size_t stack_n, bool *watch);
-	void (*seg_put)(void *ctx, const struct pdec_seg *s);
+	void (*seg_put)(void *ctx, const struct pdec_seg *s, bool more);
 	void *ctx;
 	int return_compression;
 	int branch_enable;

@@ -133,11 +133,17 @@ struct ptd_pdec {
 		uint8_t notes;            /* PDEC_SEG_NOTE_* of the part's states skipped */
 		uint8_t np, nparts;       /* the part noted; parts the segment has */
 		struct pdec_seg_part part[PDEC_SEG_PARTS];
-		uint64_t cyc[PDEC_SEG_PARTS - 1];   /* the CYC packets' payloads */
+		uint32_t cyc[PDEC_SEG_PARTS - 1];   /* the CYC packets' payloads */
 		size_t low;               /* pop(): the return stack's lowest depth since
 		                             its start (0 between segments) */
 		size_t depth;             /* its depth at the start */
-		size_t end;               /* offset of its end in buf */
+		size_t start;             /* offset of its start in buf */
+		uint8_t ends[PDEC_SEG_TIPS];    /* its TIPs' ends from the start: the */
+		uint8_t eparts[PDEC_SEG_TIPS];  /* segments it begins with, their parts */
+		uint8_t nends, ie;        /* of them; the next TIP's */
+		unsigned tips;            /* TIPs a segment noted may hold */
+		uint64_t ctaken, cnoted;  /* segments of more than one TIP taken, noted; */
+		uint64_t cmark, window;   /* ctaken at the last window of cnoted, its size */
 		const uint8_t *buf;
 		struct pdec_seg_key key;
 		uint64_t below[PDEC_SEG_DEEP - 1];   /* the return stack's below the top */
@@ -146,7 +152,7 @@ struct ptd_pdec {
 		                             found at one */
 		struct pdec_seg_hint {    /* the length the bytes from an ip scanned to last
 		                             (pdec_seg), with 8 more bits of their hash: */
-			uint8_t len, tag;
+			uint8_t len, tag, n;   /* n: segments of fewer TIPs found */
 		} *hint;                  /* 2^PDEC_SEG_HINT_BITS, the decoder's own (not
 		                             its snapshots' or copies') */
 		uint64_t taken, noted;    /* said at the end with PTDECODE_DEBUG_SEGS, and */
@@ -262,6 +268,7 @@ int pdec_seg(struct ptd_pdec *d, size_t s, bool chain);
 void pdec_seg_part(struct ptd_pdec *d);   /* at a CYC packet inside */
 void pdec_seg_end(struct ptd_pdec *d);
 void pdec_seg_cancel(struct ptd_pdec *d);
+void pdec_seg_init(struct ptd_pdec *d);
 void pdec_seg_fini(struct ptd_pdec *d);
 
 /* pdec_same.c: what two decoders in the same state may hold otherwise,
