@@ -520,7 +520,7 @@ int pdec_seg(struct ptd_pdec *d, size_t s, bool chain)
 			 * are noted now */
 			if (!seg_scan(d->buf + s, d->len - s, g && !rescan ? PDEC_SEG_TIPS : d->seg.tips,
 				      &e)) {
-				if (g)
+				if (g && !rescan)
 					seg_scan_differs(d, &k, len, 0);
 				return seg_none(d, n, chain);
 			}
