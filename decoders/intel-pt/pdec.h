@@ -134,11 +134,11 @@ struct pdec_jcc_chain {
 
 /* Segments (pdec_seg.c): TNT and CYC packets and the TIP after them
  * (or TNT packets and a TIP twice), from an ip, whose every state a
- * consumer skipping plain branches would skip.  The key: the ip, the bits of the last IP a compressed TIP takes,
- * the top entries of the return stack (its returns may take them: the
- * segment says how many, deep), the segment's trace bytes, whether the
- * sample time was up to date and whether a CYC packet's cycles are yet to
- * be sampled. */
+ * consumer skipping plain branches would skip.  The key: the ip, the
+ * bits of the last IP a compressed TIP takes, the top entries of the
+ * return stack (its returns may take them: the segment says how many,
+ * deep), the segment's trace bytes, whether the sample time was up to
+ * date and whether a CYC packet's cycles are yet to be sampled. */
 #define PDEC_SEG_WORDS 3                  /* trace bytes a segment holds: */
 #define PDEC_SEG_BYTES (8 * PDEC_SEG_WORDS)   /* at most 24 */
 #define PDEC_SEG_PUSH 6                   /* return addresses it leaves, at most (8

@@ -144,6 +144,7 @@ struct ptd_pdec {
 		unsigned tips;            /* TIPs a segment noted may hold */
 		uint64_t ctaken, cnoted;  /* segments of more than one TIP taken, noted; */
 		uint64_t cmark, window;   /* ctaken at the last window of cnoted, its size */
+		bool closed;              /* a window closed: tips set to 1 */
 		const uint8_t *buf;
 		struct pdec_seg_key key;
 		uint64_t below[PDEC_SEG_DEEP - 1];   /* the return stack's below the top */

@@ -632,8 +632,10 @@ void pdec_seg_end(struct ptd_pdec *d)
 		d->seg.noted++;
 		if (g.tips > 1 && !(++d->seg.cnoted % d->seg.window)) {
 			/* fewer taken than noted: noted again and again */
-			if (d->seg.ctaken - d->seg.cmark < d->seg.window)
+			if (d->seg.ctaken - d->seg.cmark < d->seg.window) {
 				d->seg.tips = 1;
+				d->seg.closed = true;
+			}
 			d->seg.cmark = d->seg.ctaken;
 		}
 	}
@@ -667,6 +669,5 @@ void pdec_seg_fini(struct ptd_pdec *d)
 			(unsigned long long)d->seg.taken, (unsigned long long)d->seg.noted,
 			(unsigned long long)d->seg.checked, (unsigned long long)d->seg.found_cyc,
 			(unsigned long long)d->seg.ctaken, (unsigned long long)d->seg.cnoted,
-			d->seg.tips < PDEC_SEG_TIPS && !getenv("PTDECODE_DEBUG_SEG_SINGLE") ?
-				", then no more" : "");
+			d->seg.closed ? ", then no more" : "");
 }
