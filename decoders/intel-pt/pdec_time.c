@@ -246,14 +246,34 @@ static int cyc_calc_cb(const struct pdec_pkt *pkt, void *data)
 	return 1;
 }
 
+/* The skim's reading of a packet's first byte (skim_tab): its size
+ * (SKIM_LEN), whether it clears after_cyc (SKIM_CLR: short TNT, and TIP,
+ * TIP.PGE and FUP with a valid IP compression; PAD keeps it, as perf's
+ * look-ahead skips PAD) and whether it is a CYC packet (SKIM_CYC, its
+ * size read from its bytes); 0 for a packet parsed. */
+#define SKIM_LEN 15
+#define SKIM_CLR 16
+#define SKIM_CYC 32
+#define SKIM_IP(b) ((b) >> 5 == 5 || (b) >> 5 == 7 ? 0 :                              \
+		    SKIM_CLR | (1 + ((b) >> 5 == 6 ? 8 : (b) >> 5 == 4 ? 6 : 2 * ((b) >> 5))))
+#define SKIM(b) ((b) == 0 ? 1 :                                                        \
+		 !((b) & 1) && (b) != 2 ? SKIM_CLR | 1 :                                 \
+		 ((b) & 3) == 3 ? SKIM_CYC :                                             \
+		 ((b) & 0x1f) == 0x0d || ((b) & 0x1f) == 0x11 || ((b) & 0x1f) == 0x1d ? \
+		 SKIM_IP(b) : 0)
+#define SKIM4(b) SKIM(b), SKIM((b) + 1), SKIM((b) + 2), SKIM((b) + 3)
+#define SKIM16(b) SKIM4(b), SKIM4((b) + 4), SKIM4((b) + 8), SKIM4((b) + 12)
+#define SKIM64(b) SKIM16(b), SKIM16((b) + 16), SKIM16((b) + 32), SKIM16((b) + 48)
+static const uint8_t skim_tab[256] = { SKIM64(0), SKIM64(64), SKIM64(128), SKIM64(192) };
+
 /* After an MTC right after a CYC: the TSC ticks per cycle up to the next
  * MTC that follows a CYC, when the trace ahead (in this piece) has one.
  * perf's look-ahead from the packet after the current one, skimming: the
  * packets that only move it on (PAD, short TNT, TIP, TIP.PGE and FUP
- * with a valid IP compression that fits) and CYC are taken by their first
- * byte, the rest parsed as the walk parses them.  None is kept for the
- * walk (pdec_lookahead's memo): parsing them again costs it less than
- * keeping them cost here. */
+ * with a valid IP compression that fits) are taken by their first byte
+ * (skim_tab), CYC packets by their bytes, the rest parsed as the walk
+ * parses them.  None is kept for the walk (pdec_lookahead's memo):
+ * parsing them again costs it less than keeping them cost here. */
 static void calc_cyc_to_tsc(struct ptd_pdec *d)
 {
 	struct cyc_calc c = {
@@ -262,32 +282,31 @@ static void calc_cyc_to_tsc(struct ptd_pdec *d)
 		.fixup_last_mtc = d->fixup_last_mtc, .after_cyc = d->last_packet_type == PK_CYC,
 	};
 	const uint8_t *buf = d->buf;
-	size_t off, len = d->len, n;
+	size_t off, len = d->len;
 	struct pdec_pkt pkt;
-	unsigned b;
+	unsigned b, v;
 	int rc;
 
 	d->memo_i = d->memo_n = 0;
 	for (off = d->off + d->pkt_step; off < len; off += (size_t)rc) {
 		b = buf[off];
-		rc = 1;
-		if (b == 0)
-			continue;   /* PAD */
-		if (!(b & 1) && b != 2) {   /* short TNT */
-			c.after_cyc = false;
-			continue;
-		}
-		if ((b & 3) == 3) {
-			if (!(rc = pdec_cyc_packet(buf + off, len - off, &pkt)))
+		v = skim_tab[b];
+		if (v & SKIM_CYC) {
+			if (!(b & 4)) {   /* no extension byte */
+				c.cycle_cnt += b >> 3;
+				rc = 1;
+			} else if ((rc = pdec_cyc_packet(buf + off, len - off, &pkt))) {
+				c.cycle_cnt += pkt.payload;
+			} else {
 				break;
-			c.cycle_cnt += pkt.payload;
+			}
 			c.after_cyc = true;
 			continue;
 		}
-		if (((b & 0x1f) == 0x0d || (b & 0x1f) == 0x11 || (b & 0x1f) == 0x1d) &&
-		    (n = pdec_ip_packet_size(b, len - off))) {   /* TIP, TIP.PGE, FUP */
-			c.after_cyc = false;
-			rc = (int)n;
+		rc = (int)(v & SKIM_LEN);
+		if (rc && (size_t)rc <= len - off) {
+			if (v & SKIM_CLR)
+				c.after_cyc = false;
 			continue;
 		}
 		if ((rc = pdec_parse(d->pk, buf, len, off, &pkt)) <= 0)
