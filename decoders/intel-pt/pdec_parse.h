@@ -33,12 +33,20 @@ static inline __attribute__((always_inline)) int pdec_cyc_packet(const uint8_t *
 	return (int)offs;
 }
 
+/* The IP bytes after the header of a TIP, TIP.PGE, TIP.PGD or FUP whose
+ * IP compression (the header's top 3 bits) is ipc; 0xff where ipc is
+ * reserved. */
+#define PDEC_IP_BYTES(ipc) ((ipc) == 5 || (ipc) == 7 ? 0xff : (ipc) == 6 ? 8 : (ipc) == 4 ? 6 : 2 * (ipc))
+
 /* The size of a TIP, TIP.PGE, TIP.PGD or FUP with header byte b, when
  * its IP compression (the top 3 bits) is valid and its IP bytes fit in
  * the len bytes from the header on; else 0. */
 static inline unsigned pdec_ip_packet_size(unsigned b, size_t len)
 {
-	static const uint8_t ip_bytes[8] = { 0, 2, 4, 6, 6, 0xff, 8, 0xff };
+	static const uint8_t ip_bytes[8] = {
+		PDEC_IP_BYTES(0), PDEC_IP_BYTES(1), PDEC_IP_BYTES(2), PDEC_IP_BYTES(3),
+		PDEC_IP_BYTES(4), PDEC_IP_BYTES(5), PDEC_IP_BYTES(6), PDEC_IP_BYTES(7),
+	};
 	unsigned n = ip_bytes[b >> 5];
 
 	return n != 0xff && len > n ? 1 + n : 0;

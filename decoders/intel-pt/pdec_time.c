@@ -5,6 +5,7 @@
  * instruction counts as one tick for periods and two (scaled by the
  * maximum non-turbo ratio over CBR) for the estimated timestamp. */
 #include "decoders/intel-pt/pdec_parse.h"
+#include "decoders/intel-pt/pdec_skim.h"
 
 static uint64_t multdiv(uint64_t t, uint32_t n, uint32_t d)
 {
@@ -246,32 +247,12 @@ static int cyc_calc_cb(const struct pdec_pkt *pkt, void *data)
 	return 1;
 }
 
-/* The skim's reading of a packet's first byte (skim_tab): its size
- * (SKIM_LEN), whether it clears after_cyc (SKIM_CLR: short TNT, and TIP,
- * TIP.PGE and FUP with a valid IP compression; PAD keeps it, as perf's
- * look-ahead skips PAD) and whether it is a CYC packet (SKIM_CYC, its
- * size read from its bytes); 0 for a packet parsed. */
-#define SKIM_LEN 15
-#define SKIM_CLR 16
-#define SKIM_CYC 32
-#define SKIM_IP(b) ((b) >> 5 == 5 || (b) >> 5 == 7 ? 0 :                              \
-		    SKIM_CLR | (1 + ((b) >> 5 == 6 ? 8 : (b) >> 5 == 4 ? 6 : 2 * ((b) >> 5))))
-#define SKIM(b) ((b) == 0 ? 1 :                                                        \
-		 !((b) & 1) && (b) != 2 ? SKIM_CLR | 1 :                                 \
-		 ((b) & 3) == 3 ? SKIM_CYC :                                             \
-		 ((b) & 0x1f) == 0x0d || ((b) & 0x1f) == 0x11 || ((b) & 0x1f) == 0x1d ? \
-		 SKIM_IP(b) : 0)
-#define SKIM4(b) SKIM(b), SKIM((b) + 1), SKIM((b) + 2), SKIM((b) + 3)
-#define SKIM16(b) SKIM4(b), SKIM4((b) + 4), SKIM4((b) + 8), SKIM4((b) + 12)
-#define SKIM64(b) SKIM16(b), SKIM16((b) + 16), SKIM16((b) + 32), SKIM16((b) + 48)
-static const uint8_t skim_tab[256] = { SKIM64(0), SKIM64(64), SKIM64(128), SKIM64(192) };
-
 /* After an MTC right after a CYC: the TSC ticks per cycle up to the next
  * MTC that follows a CYC, when the trace ahead (in this piece) has one.
  * perf's look-ahead from the packet after the current one, skimming: the
  * packets that only move it on (PAD, short TNT, TIP, TIP.PGE and FUP
  * with a valid IP compression that fits) are taken by their first byte
- * (skim_tab), CYC packets by their bytes, the rest parsed as the walk
+ * (pdec_skim_tab), CYC packets by their bytes, the rest parsed as the walk
  * parses them.  None is kept for the walk (pdec_lookahead's memo):
  * parsing them again costs it less than keeping them cost here. */
 static void calc_cyc_to_tsc(struct ptd_pdec *d)
@@ -290,7 +271,7 @@ static void calc_cyc_to_tsc(struct ptd_pdec *d)
 	d->memo_i = d->memo_n = 0;
 	for (off = d->off + d->pkt_step; off < len; off += (size_t)rc) {
 		b = buf[off];
-		v = skim_tab[b];
+		v = pdec_skim_tab[b];
 		if (v & SKIM_CYC) {
 			if (!(b & 4)) {   /* no extension byte */
 				c.cycle_cnt += b >> 3;

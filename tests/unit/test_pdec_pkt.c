@@ -6,12 +6,68 @@
  * the same packet (type, size, bit count or IP compression, payload).
  * And the packets a look-ahead keeps (pdec_lookahead): the decoder takes
  * them where it reaches their offsets, as libipt decodes them there, and
- * not at another offset or in another piece of trace. */
+ * not at another offset or in another piece of trace.  And the CYC
+ * calibration's skim table (pdec_skim_tab) against libipt on the same
+ * bytes: the sizes it gives and the packets it says they are. */
 #include "config.h"
 
 #include <stdio.h>
 
 #ifndef HAVE_PT_PERF
+/* What pdec_skim_tab says of a packet libipt decodes as l, of n bytes,
+ * from first byte b (with len bytes there): 1 when it is right, 0 when
+ * wrong; *taken set when the skim takes it by its first byte. */
+static int skim_right(unsigned b, int n, const struct pdec_pkt *l, size_t len, int *taken)
+{
+	unsigned v = pdec_skim_tab[b], size = v & SKIM_LEN;
+	int moves_on = l->type == PK_PAD || (l->type == PK_TNT && b != 2) || l->type == PK_TIP ||
+		       l->type == PK_TIP_PGE || l->type == PK_FUP;
+
+	*taken = 0;
+	if (v & SKIM_CYC)
+		return l->type == PK_CYC && v == SKIM_CYC;
+	if (l->type == PK_CYC || !size)   /* parsed: right unless the skim could take it */
+		return l->type != PK_CYC && !moves_on;
+	*taken = size <= len;
+	return moves_on && (size_t)n == size && !(v & SKIM_CLR) == (l->type == PK_PAD);
+}
+
+static void skim_checks(void)
+{
+	uint64_t x = 0x243f6a8885a308d3ULL;
+	unsigned long checked = 0, taken = 0, cyc = 0, wrong = 0, first_bad = 256;
+	unsigned b, rep, len, i;
+
+	for (b = 0; b < 256; b++) {
+		for (rep = 0; rep < 16; rep++) {
+			uint8_t buf[10];
+
+			buf[0] = (uint8_t)b;
+			for (i = 1; i < sizeof(buf); i++)
+				buf[i] = (uint8_t)xorshift64(&x);
+			for (len = 1; len <= sizeof(buf); len++) {
+				struct pdec_pkt l;
+				int n = pdec_test_packet(buf, len, false, &l), t;
+
+				if (n <= 0)
+					continue;
+				checked++;
+				if (!skim_right(b, n, &l, len, &t) && !wrong++)
+					first_bad = b;
+				taken += (unsigned long)t;
+				cyc += l.type == PK_CYC;
+			}
+		}
+	}
+	ok(checked > 0 && !wrong,
+	   "the skim's table reads %lu packets' first bytes as libipt decodes them%s", checked,
+	   wrong ? " (not all)" : "");
+	if (wrong)
+		printf("# %lu wrong, the first with first byte %#lx\n", wrong, first_bad);
+	ok(taken > 0 && cyc > 0, "the skim takes %lu of them by their first byte, %lu are CYC", taken,
+	   cyc);
+}
+
 int main(void)
 {
 	printf("1..0 # SKIP ptdecode was built without libipt or capstone\n");
@@ -19,6 +75,7 @@ int main(void)
 }
 #else
 #include "decoders/intel-pt/pdec_priv.h"
+#include "decoders/intel-pt/pdec_skim.h"
 #include "tests/tap.h"
 
 #include <errno.h>
@@ -124,6 +181,60 @@ static void memo_checks(void)
 	ptd_pdec_free(d);
 }
 
+/* What pdec_skim_tab says of a packet libipt decodes as l, of n bytes,
+ * from first byte b (with len bytes there): 1 when it is right, 0 when
+ * wrong; *taken set when the skim takes it by its first byte. */
+static int skim_right(unsigned b, int n, const struct pdec_pkt *l, size_t len, int *taken)
+{
+	unsigned v = pdec_skim_tab[b], size = v & SKIM_LEN;
+	int moves_on = l->type == PK_PAD || (l->type == PK_TNT && b != 2) || l->type == PK_TIP ||
+		       l->type == PK_TIP_PGE || l->type == PK_FUP;
+
+	*taken = 0;
+	if (v & SKIM_CYC)
+		return l->type == PK_CYC && v == SKIM_CYC;
+	if (l->type == PK_CYC || !size)   /* parsed: right unless the skim could take it */
+		return l->type != PK_CYC && !moves_on;
+	*taken = size <= len;
+	return moves_on && (size_t)n == size && !(v & SKIM_CLR) == (l->type == PK_PAD);
+}
+
+static void skim_checks(void)
+{
+	uint64_t x = 0x243f6a8885a308d3ULL;
+	unsigned long checked = 0, taken = 0, cyc = 0, wrong = 0, first_bad = 256;
+	unsigned b, rep, len, i;
+
+	for (b = 0; b < 256; b++) {
+		for (rep = 0; rep < 16; rep++) {
+			uint8_t buf[10];
+
+			buf[0] = (uint8_t)b;
+			for (i = 1; i < sizeof(buf); i++)
+				buf[i] = (uint8_t)xorshift64(&x);
+			for (len = 1; len <= sizeof(buf); len++) {
+				struct pdec_pkt l;
+				int n = pdec_test_packet(buf, len, false, &l), t;
+
+				if (n <= 0)
+					continue;
+				checked++;
+				if (!skim_right(b, n, &l, len, &t) && !wrong++)
+					first_bad = b;
+				taken += (unsigned long)t;
+				cyc += l.type == PK_CYC;
+			}
+		}
+	}
+	ok(checked > 0 && !wrong,
+	   "the skim's table reads %lu packets' first bytes as libipt decodes them%s", checked,
+	   wrong ? " (not all)" : "");
+	if (wrong)
+		printf("# %lu wrong, the first with first byte %#lx\n", wrong, first_bad);
+	ok(taken > 0 && cyc > 0, "the skim takes %lu of them by their first byte, %lu are CYC", taken,
+	   cyc);
+}
+
 int main(void)
 {
 	static const char *const kinds[] = { "PAD", "TNT", "TIP", "TIP.PGE", "TIP.PGD", "FUP",
@@ -178,6 +289,7 @@ int main(void)
 	for (k = 0; k < 9; k++)
 		ok(taken[k] > 0, "%s packets taken by the quick path: %lu", kinds[k], taken[k]);
 	memo_checks();
+	skim_checks();
 	return done_testing();
 }
 #endif
