@@ -14,60 +14,6 @@
 #include <stdio.h>
 
 #ifndef HAVE_PT_PERF
-/* What pdec_skim_tab says of a packet libipt decodes as l, of n bytes,
- * from first byte b (with len bytes there): 1 when it is right, 0 when
- * wrong; *taken set when the skim takes it by its first byte. */
-static int skim_right(unsigned b, int n, const struct pdec_pkt *l, size_t len, int *taken)
-{
-	unsigned v = pdec_skim_tab[b], size = v & SKIM_LEN;
-	int moves_on = l->type == PK_PAD || (l->type == PK_TNT && b != 2) || l->type == PK_TIP ||
-		       l->type == PK_TIP_PGE || l->type == PK_FUP;
-
-	*taken = 0;
-	if (v & SKIM_CYC)
-		return l->type == PK_CYC && v == SKIM_CYC;
-	if (l->type == PK_CYC || !size)   /* parsed: right unless the skim could take it */
-		return l->type != PK_CYC && !moves_on;
-	*taken = size <= len;
-	return moves_on && (size_t)n == size && !(v & SKIM_CLR) == (l->type == PK_PAD);
-}
-
-static void skim_checks(void)
-{
-	uint64_t x = 0x243f6a8885a308d3ULL;
-	unsigned long checked = 0, taken = 0, cyc = 0, wrong = 0, first_bad = 256;
-	unsigned b, rep, len, i;
-
-	for (b = 0; b < 256; b++) {
-		for (rep = 0; rep < 16; rep++) {
-			uint8_t buf[10];
-
-			buf[0] = (uint8_t)b;
-			for (i = 1; i < sizeof(buf); i++)
-				buf[i] = (uint8_t)xorshift64(&x);
-			for (len = 1; len <= sizeof(buf); len++) {
-				struct pdec_pkt l;
-				int n = pdec_test_packet(buf, len, false, &l), t;
-
-				if (n <= 0)
-					continue;
-				checked++;
-				if (!skim_right(b, n, &l, len, &t) && !wrong++)
-					first_bad = b;
-				taken += (unsigned long)t;
-				cyc += l.type == PK_CYC;
-			}
-		}
-	}
-	ok(checked > 0 && !wrong,
-	   "the skim's table reads %lu packets' first bytes as libipt decodes them%s", checked,
-	   wrong ? " (not all)" : "");
-	if (wrong)
-		printf("# %lu wrong, the first with first byte %#lx\n", wrong, first_bad);
-	ok(taken > 0 && cyc > 0, "the skim takes %lu of them by their first byte, %lu are CYC", taken,
-	   cyc);
-}
-
 int main(void)
 {
 	printf("1..0 # SKIP ptdecode was built without libipt or capstone\n");
@@ -199,40 +145,34 @@ static int skim_right(unsigned b, int n, const struct pdec_pkt *l, size_t len, i
 	return moves_on && (size_t)n == size && !(v & SKIM_CLR) == (l->type == PK_PAD);
 }
 
-static void skim_checks(void)
+/* The skim's table checked on the packets libipt decodes */
+struct skim_count {
+	unsigned long checked, taken, cyc, wrong, first_bad;
+};
+
+static void skim_check(struct skim_count *s, unsigned b, int n, const struct pdec_pkt *l,
+		       size_t len)
 {
-	uint64_t x = 0x243f6a8885a308d3ULL;
-	unsigned long checked = 0, taken = 0, cyc = 0, wrong = 0, first_bad = 256;
-	unsigned b, rep, len, i;
+	int t;
 
-	for (b = 0; b < 256; b++) {
-		for (rep = 0; rep < 16; rep++) {
-			uint8_t buf[10];
+	if (n <= 0)
+		return;
+	s->checked++;
+	if (!skim_right(b, n, l, len, &t) && !s->wrong++)
+		s->first_bad = b;
+	s->taken += (unsigned long)t;
+	s->cyc += l->type == PK_CYC;
+}
 
-			buf[0] = (uint8_t)b;
-			for (i = 1; i < sizeof(buf); i++)
-				buf[i] = (uint8_t)xorshift64(&x);
-			for (len = 1; len <= sizeof(buf); len++) {
-				struct pdec_pkt l;
-				int n = pdec_test_packet(buf, len, false, &l), t;
-
-				if (n <= 0)
-					continue;
-				checked++;
-				if (!skim_right(b, n, &l, len, &t) && !wrong++)
-					first_bad = b;
-				taken += (unsigned long)t;
-				cyc += l.type == PK_CYC;
-			}
-		}
-	}
-	ok(checked > 0 && !wrong,
-	   "the skim's table reads %lu packets' first bytes as libipt decodes them%s", checked,
-	   wrong ? " (not all)" : "");
-	if (wrong)
-		printf("# %lu wrong, the first with first byte %#lx\n", wrong, first_bad);
-	ok(taken > 0 && cyc > 0, "the skim takes %lu of them by their first byte, %lu are CYC", taken,
-	   cyc);
+static void skim_report(const struct skim_count *s)
+{
+	ok(s->checked > 0 && !s->wrong,
+	   "the skim's table reads %lu packets' first bytes as libipt decodes them%s", s->checked,
+	   s->wrong ? " (not all)" : "");
+	if (s->wrong)
+		printf("# %lu wrong, the first with first byte %#lx\n", s->wrong, s->first_bad);
+	ok(s->taken > 0 && s->cyc > 0, "the skim takes %lu of them by their first byte, %lu are CYC",
+	   s->taken, s->cyc);
 }
 
 int main(void)
@@ -243,6 +183,7 @@ int main(void)
 			      PK_TSC };
 	unsigned long taken[9] = { 0 }, compared = 0, differ = 0, first_bad = 256;
 	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	struct skim_count skim = { .first_bad = 256 };
 	unsigned b, rep, len, i, k;
 
 	for (b = 0; b < 256; b++) {
@@ -264,12 +205,13 @@ int main(void)
 			}
 			for (len = 1; len <= sizeof(buf); len++) {
 				struct pdec_pkt q, l;
-				int nq = pdec_test_packet(buf, len, true, &q), nl;
+				int nq = pdec_test_packet(buf, len, true, &q);
+				int nl = pdec_test_packet(buf, len, false, &l);
 
+				skim_check(&skim, b, nl, &l, len);
 				if (nq <= 0)
 					continue;
 				compared++;
-				nl = pdec_test_packet(buf, len, false, &l);
 				if (nl != nq || l.type != q.type || l.count != q.count ||
 				    l.payload != q.payload) {
 					if (!differ++ && first_bad == 256)
@@ -288,8 +230,8 @@ int main(void)
 		printf("# %lu differ, the first with first byte %#lx\n", differ, first_bad);
 	for (k = 0; k < 9; k++)
 		ok(taken[k] > 0, "%s packets taken by the quick path: %lu", kinds[k], taken[k]);
+	skim_report(&skim);
 	memo_checks();
-	skim_checks();
 	return done_testing();
 }
 #endif
