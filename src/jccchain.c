@@ -1,6 +1,8 @@
 /* Chains of runs (jccchain.h). */
 #include "jccchain.h"
 
+#include "common/hugemem.h"
+
 #include <stdlib.h>
 
 void ptd_jccchain_put(struct ptd_jccruns *r, const void *map, uint64_t off, uint64_t payload,
@@ -9,7 +11,7 @@ void ptd_jccchain_put(struct ptd_jccruns *r, const void *map, uint64_t off, uint
 	struct ptd_jccchain *e;
 
 	if (!r->chains &&
-	    !(r->chains = calloc((size_t)1 << PTD_JCCCHAIN_BITS, sizeof(*r->chains))))
+	    !(r->chains = ptd_huge_zalloc(((size_t)1 << PTD_JCCCHAIN_BITS) * sizeof(*r->chains))))
 		return;   /* decoded run by run, as without the table */
 	e = ptd_jccchain_slot(r, map, off, payload, count);
 	e->map = map;

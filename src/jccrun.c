@@ -214,7 +214,7 @@ void ptd_jccruns_fini(struct ptd_jccruns *r)
 			r->chains_taken);
 	ptd_huge_free(r->e);
 	ptd_huge_free(r->old);
-	free(r->chains);
+	ptd_huge_free(r->chains);
 	ptd_huge_free(r->segs);
 	r->e = r->old = NULL;
 	r->chains = NULL;
