@@ -58,7 +58,8 @@ struct run {
 	int json;
 	uint8_t cpus[MAX_CPUS / 8];
 	int have_cpus;
-	int32_t pids[MAX_IDS], tids[MAX_IDS];
+	int32_t *pids, *tids;         /* MAX_IDS each, allocated for --pid, --tid (in
+	                                 the struct, 8 KB more of stack touched) */
 	int npids, ntids;             /* -1: no filter */
 	struct ptd_timerange *ranges; /* --time */
 	size_t nranges;
@@ -134,6 +135,26 @@ static const char *disasm(struct run *r, const struct ptd_synth *sy, const struc
 	else
 		snprintf(r->distext, sizeof(r->distext), "%s %s", in.mnemonic, in.op_str);
 	return r->distext;
+}
+
+/* on_synth's sample s printed as JSON.  Out of line: its locations,
+ * CHAIN_MAX of them (48 KB), would otherwise be in on_synth's frame, and
+ * every call below it 48 KB further down the stack, on pages of their
+ * own, each a page fault the first time (about 13 us on the bench's
+ * machine). */
+static __attribute__((noinline)) int json_sample(struct run *r, const char *json,
+						 struct ptd_script_sample *s, const struct ptd_synth *sy)
+{
+	struct ptd_script_loc locs[CHAIN_MAX];
+	size_t i;
+
+	/* -F srcline: the ip's, as the text prints it (borrowed until the
+	 * next lookup) */
+	if (r->srcl && s->ip_loc.dso)
+		s->ip_loc.srcline = ptd_resolve_srcline(&r->rv, r->srcl, &s->ip_loc);
+	for (i = 0; i < s->callchain_nr; i++)
+		locs[i] = r->frames[i].loc;
+	return ptd_json_print_sample(r->out, json, s, sy->callchain, locs, s->callchain_nr);
 }
 
 static int on_synth(void *ctx, const struct ptd_synth *sy)
@@ -247,20 +268,8 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 		s.disasm = disasm(r, sy, map);
 	r->bi.pid = sy->pid;
 	r->bi.now = sy->now;
-	if (r->json) {
-		struct ptd_script_loc locs[CHAIN_MAX];
-
-		/* -F srcline: the ip's, as the text prints it (borrowed until
-		 * the next lookup) */
-		if (r->srcl && s.ip_loc.dso)
-			s.ip_loc.srcline = ptd_resolve_srcline(&r->rv, r->srcl, &s.ip_loc);
-		size_t i;
-
-		for (i = 0; i < s.callchain_nr; i++)
-			locs[i] = r->frames[i].loc;
-		return ptd_json_print_sample(r->out, json, &s, sy->callchain, locs,
-					     s.callchain_nr);
-	}
+	if (r->json)
+		return json_sample(r, json, &s, sy);
 	return ptd_script_print(&r->ps, r->out, &s) ? -1 : 0;
 }
 
@@ -328,6 +337,15 @@ static int bad_option(const char *msg)
 	return 1;
 }
 
+/* A --pid or --tid list into *ids (allocated, MAX_IDS): their number, or
+ * -1 */
+static int id_list(const char *s, int32_t **ids)
+{
+	if (!(*ids = malloc(MAX_IDS * sizeof(**ids))))
+		return -1;
+	return ptd_parse_ids(s, *ids);
+}
+
 static void kernel_map(void *ctx, struct ptd_map *map)
 {
 	struct run *r = ctx;
@@ -378,10 +396,13 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 			return bad_option("ptdecode: bad CPU list (0-2,4)");
 		r.have_cpus = 1;
 	}
-	if (o->pid_list && (r.npids = ptd_parse_ids(o->pid_list, r.pids)) < 0)
-		return bad_option("ptdecode: bad --pid list (1,2,3)");
-	if (o->tid_list && (r.ntids = ptd_parse_ids(o->tid_list, r.tids)) < 0)
-		return bad_option("ptdecode: bad --tid list (1,2,3)");
+	if ((o->pid_list && (r.npids = id_list(o->pid_list, &r.pids)) < 0) ||
+	    (o->tid_list && (r.ntids = id_list(o->tid_list, &r.tids)) < 0)) {
+		free(r.pids);
+		free(r.tids);
+		return bad_option(o->pid_list && r.npids < 0 ? "ptdecode: bad --pid list (1,2,3)" :
+							      "ptdecode: bad --tid list (1,2,3)");
+	}
 	if (o->ns)
 		r.ps.ns = 1;
 	if (r.ps.out[PTD_SCRIPT_OT_HW].fields & PTD_SCRIPT_CALLINDENT)
@@ -610,6 +631,8 @@ out:
 	ptd_dsofiles_free(r.files);
 	ptd_symcache_free(r.syms);
 	free(r.ranges);
+	free(r.pids);
+	free(r.tids);
 	free(r.frames);
 	free(r.brs);
 	ptd_disasm_free(r.dis);

@@ -2,6 +2,8 @@
 #include "symfile.h"
 
 #include <elf.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -189,14 +191,33 @@ static int debuglink(const uint8_t *d, uint64_t size, char *out, size_t n)
 	return -1;
 }
 
+/* Is the candidate that fmt makes a regular file inside root with a
+ * symbol table?  Then its path into out (n bytes).  The candidates are
+ * made and tried one at a time in one buffer: eight of them side by side
+ * (64 KB of stack) put every call below ptd_symfile_find on pages of
+ * their own, each a page fault the first time. */
+static __attribute__((format(printf, 5, 6))) bool found(struct ptd_symcache *c, const char *root,
+							  char *out, size_t n, const char *fmt, ...)
+{
+	char cand[8192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cand, sizeof(cand), fmt, ap);
+	va_end(ap);
+	if (!ptd_path_regular_within(root, cand) || ptd_symcache_full(c, cand) != 1)
+		return false;
+	snprintf(out, n, "%s", cand);
+	return true;
+}
+
 int ptd_symfile_find(struct ptd_symcache *c, const char *symfs, const char *buildid_dir,
 		     const char *name, const char *binary, const uint8_t *data, uint64_t size,
 		     const uint8_t *map_bid, size_t map_bid_len, char *out, size_t n)
 {
-	char cand[8][8192], link[1024], dir[4096], hex[41];
-	const char *root[8];   /* the root each candidate must stay in */
+	char link[1024], dir[4096], hex[41];
 	uint8_t bid[20];
-	size_t bidlen = 0, i, k = 0;
+	size_t bidlen = 0, i;
 	const char *fs = symfs ? symfs : "", *slash, *bin_root = fs;
 
 	if (map_bid_len && map_bid_len <= 20) {
@@ -208,6 +229,7 @@ int ptd_symfile_find(struct ptd_symcache *c, const char *symfs, const char *buil
 	for (i = 0; i < bidlen; i++)
 		snprintf(hex + 2 * i, 3, "%02x", bid[i]);
 	hex[2 * bidlen] = 0;
+	/* in perf's order; each must stay inside its root */
 	if (binary && !debuglink(data, size, link, sizeof(link))) {
 		slash = strrchr(binary, '/');
 		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - binary) : 0, binary);
@@ -215,33 +237,20 @@ int ptd_symfile_find(struct ptd_symcache *c, const char *symfs, const char *buil
 		if (buildid_dir && !strncmp(binary, buildid_dir, strlen(buildid_dir)) &&
 		    (!*fs || strncmp(binary, fs, strlen(fs))))
 			bin_root = buildid_dir;
-		root[k] = bin_root;
-		snprintf(cand[k++], sizeof(cand[0]), "%s/%s", dir, link);
-		root[k] = bin_root;
-		snprintf(cand[k++], sizeof(cand[0]), "%s/.debug/%s", dir, link);
 		slash = strrchr(name, '/');
-		root[k] = fs;
-		snprintf(cand[k++], sizeof(cand[0]), "%s/usr/lib/debug%.*s/%s", fs,
-			 slash ? (int)(slash - name) : 0, name, link);
-	}
-	if (bidlen && buildid_dir) {
-		root[k] = buildid_dir;
-		snprintf(cand[k++], sizeof(cand[0]), "%s/.build-id/%.2s/%s/debug", buildid_dir, hex, hex + 2);
-	}
-	root[k] = fs;
-	snprintf(cand[k++], sizeof(cand[0]), "%s/usr/lib/debug%s.debug", fs, name);
-	root[k] = fs;
-	snprintf(cand[k++], sizeof(cand[0]), "%s/usr/lib/debug%s", fs, name);
-	root[k] = fs;
-	if (bidlen)
-		snprintf(cand[k++], sizeof(cand[0]), "%s/usr/lib/debug/.build-id/%.2s/%s.debug", fs, hex,
-			 hex + 2);
-	for (i = 0; i < k; i++) {
-		if (ptd_path_regular_within(root[i], cand[i]) && ptd_symcache_full(c, cand[i]) == 1) {
-			snprintf(out, n, "%s", cand[i]);
+		if (found(c, bin_root, out, n, "%s/%s", dir, link) ||
+		    found(c, bin_root, out, n, "%s/.debug/%s", dir, link) ||
+		    found(c, fs, out, n, "%s/usr/lib/debug%.*s/%s", fs,
+			  slash ? (int)(slash - name) : 0, name, link))
 			return 0;
-		}
 	}
+	if ((bidlen && buildid_dir &&
+	     found(c, buildid_dir, out, n, "%s/.build-id/%.2s/%s/debug", buildid_dir, hex, hex + 2)) ||
+	    found(c, fs, out, n, "%s/usr/lib/debug%s.debug", fs, name) ||
+	    found(c, fs, out, n, "%s/usr/lib/debug%s", fs, name) ||
+	    (bidlen && found(c, fs, out, n, "%s/usr/lib/debug/.build-id/%.2s/%s.debug", fs, hex,
+			     hex + 2)))
+		return 0;
 	if (!binary)
 		return -1;
 	snprintf(out, n, "%s", binary);
