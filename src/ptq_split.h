@@ -28,7 +28,15 @@
 
 #include "ptq_ahead_priv.h"
 
-#define PTD_SPLIT_AUTO_BYTES (256u << 10)
+/* A split costs some 2 ms of CPU time on the bench's machine (a second
+ * thread, its decoder's caches faulted in) and two busy vCPUs each run
+ * about a quarter slower, so it pays only where the decoding takes
+ * longer.  From 256 KiB (bench/analysis.md, the thirty-second round)
+ * the bench's W1 (long TNT loops, 271 KB) ran 7 to 15% slower on two
+ * threads in each of three measurements; its program did not gain up to
+ * 807 KB, W2's gained from 382 KB in one measurement and lost at 450 KB
+ * in another. */
+#define PTD_SPLIT_AUTO_BYTES (512u << 10)
 
 struct ptd_split;
 
