@@ -555,6 +555,11 @@ int pdec_seg(struct ptd_pdec *d, size_t s, bool chain)
 		if (!seg_again(d))
 			return n;
 	}
+	/* none to look up here: the walk is in another map (walk_seg_find),
+	 * so none would be noted either; tried again later, as where the
+	 * bytes scan to none */
+	if (!g && !watch)
+		return seg_none(d, n, chain);
 	d->seg.backoff = 0;
 	/* none cached here (or one to check): noted as it is decoded */
 	if (g && (d->seg.check = seg_copy(d)) && !seg_take_copy(d->seg.check, g, s, len)) {
