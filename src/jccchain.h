@@ -7,7 +7,8 @@
  * Maps live as long as the session, and the walk finds a map only where
  * and when it holds, so the map stands for the code of its range.  A
  * direct-mapped table in the runs' set (jccrun.h), allocated at the
- * first chain. */
+ * first chain, in the caches' huge pages (common/hugemem.h: calloc'd, its
+ * 48 KB were 12 page faults of the heap's). */
 #ifndef PTD_JCCCHAIN_H
 #define PTD_JCCCHAIN_H
 
