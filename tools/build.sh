@@ -5,7 +5,8 @@
 # --pgo: a profile-guided build, the one the README's commands and the
 # bench use.  ptdecode is built with gcc's -fprofile-generate, decodes the
 # committed recordings of testdata/record (the test suite's, not the
-# bench's workloads) in a few --itrace modes, and is built again with
+# bench's workloads; indirect-cyc for CYC packets in segments) in a few
+# --itrace modes, i100us forty times more, and is built again with
 # -fprofile-use, and with link-time optimization (-flto=auto) when the
 # compiler links with it.  Done again only when a source is newer than the
 # last profile-guided build; a plain build in DIR is replaced by one.
@@ -62,6 +63,13 @@ for f in "$rec"/*.data; do
 		./ptdecode -i "$f" --symfs "$rec" --itrace=$m >/dev/null 2>&1 || true
 	done
 	./ptdecode -j 2 -i "$f" --symfs "$rec" --itrace=i1us >/dev/null 2>&1 || true
+	# the sampling modes' paths (segments, runs) again: a full dump (b,
+	# i0ns) runs the per-branch paths a thousand times as often, and the
+	# profile would make the sampling paths cold (bench/analysis.md,
+	# thirty-second round)
+	for i in $(seq 40); do
+		./ptdecode -j 1 -i "$f" --symfs "$rec" --itrace=i100us >/dev/null 2>&1 || true
+	done
 done
 make -s clean >/dev/null
 # functions the recordings do not run are optimized as without a profile;

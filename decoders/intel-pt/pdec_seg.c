@@ -335,6 +335,7 @@ static inline __attribute__((always_inline)) bool seg_take(struct ptd_pdec *d,
 	size_t off;
 	unsigned i;
 
+	c.has = 0;   /* set by seg_fits, read only after it (gcc cannot tell) */
 	/* one part: the room for notes and the time's bound as for the start
 	 * (pdec_seg_may, seg_again) */
 	if ((g->nparts == 1 ? !seg_fit(d, d->timestamp + d->timestamp_insn_cnt, d->period_insn_cnt,
