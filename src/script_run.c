@@ -338,12 +338,18 @@ static int bad_option(const char *msg)
 }
 
 /* A --pid or --tid list into *ids (allocated, MAX_IDS): their number, or
- * -1 */
-static int id_list(const char *s, int32_t **ids)
+ * -1 said on stderr */
+static int id_list(const char *s, const char *what, int32_t **ids)
 {
-	if (!(*ids = malloc(MAX_IDS * sizeof(**ids))))
+	int n;
+
+	if (!(*ids = malloc(MAX_IDS * sizeof(**ids)))) {
+		fprintf(stderr, "ptdecode: out of memory for the --%s list\n", what);
 		return -1;
-	return ptd_parse_ids(s, *ids);
+	}
+	if ((n = ptd_parse_ids(s, *ids)) < 0)
+		fprintf(stderr, "ptdecode: bad --%s list (1,2,3)\n", what);
+	return n;
 }
 
 static void kernel_map(void *ctx, struct ptd_map *map)
@@ -396,12 +402,11 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 			return bad_option("ptdecode: bad CPU list (0-2,4)");
 		r.have_cpus = 1;
 	}
-	if ((o->pid_list && (r.npids = id_list(o->pid_list, &r.pids)) < 0) ||
-	    (o->tid_list && (r.ntids = id_list(o->tid_list, &r.tids)) < 0)) {
+	if ((o->pid_list && (r.npids = id_list(o->pid_list, "pid", &r.pids)) < 0) ||
+	    (o->tid_list && (r.ntids = id_list(o->tid_list, "tid", &r.tids)) < 0)) {
 		free(r.pids);
 		free(r.tids);
-		return bad_option(o->pid_list && r.npids < 0 ? "ptdecode: bad --pid list (1,2,3)" :
-							      "ptdecode: bad --tid list (1,2,3)");
+		return 1;
 	}
 	if (o->ns)
 		r.ps.ns = 1;

@@ -42,7 +42,7 @@ struct ptd_payload {
 	uint64_t size;
 };
 
-struct ptd_event {
+struct ptd_event {   /* ptd_event_fill sets each member before the sample */
 	uint64_t offset;              /* file offset of the record (of the COMPRESSED one) */
 	int compressed;               /* came out of a compressed record */
 	uint32_t type;

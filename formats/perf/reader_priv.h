@@ -43,9 +43,10 @@ const uint8_t *ptd_reader_window_read(struct ptd_reader *r, uint64_t off, size_t
 
 /* len bytes of input at off, in the window (moved, read, as needed):
  * valid until the next call; NULL with err set when the input ends before
- * them or cannot be read.  Inline, as each record takes two. */
-static inline const uint8_t *ptd_reader_window(struct ptd_reader *r, uint64_t off, size_t len,
-					       struct ptd_err *err)
+ * them or cannot be read.  Inline, as each record takes two (always:
+ * gcc made it a function of its own, 30 instructions a call). */
+static inline __attribute__((always_inline)) const uint8_t *
+ptd_reader_window(struct ptd_reader *r, uint64_t off, size_t len, struct ptd_err *err)
 {
 	if (off >= r->win_off && off - r->win_off + len <= r->win_len)
 		return r->win + (off - r->win_off);
