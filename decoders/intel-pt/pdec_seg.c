@@ -155,19 +155,30 @@ static inline __attribute__((always_inline)) unsigned seg_next(uint64_t *w, cons
 }
 
 /* The bytes of a word that hold n (any number) of the key's bytes */
-static inline __attribute__((always_inline)) uint64_t seg_mask(int n)
-{
-	return n >= 8 ? ~0ULL : n > 0 ? (1ULL << (8 * n)) - 1 : 0;
-}
+#define SEG_MASK(n) ((n) >= 8 ? ~0ULL : (n) > 0 ? (1ULL << (8 * (n))) - 1 : 0)
 
-/* The key's bytes: len of the next bytes w */
+/* The masks of a key's words for each length, looked up (computed, they
+ * took 8 instructions more a segment) */
+#define SEG_MASKS(n) { SEG_MASK(n), SEG_MASK((n) - 8), SEG_MASK((n) - 16) }
+_Static_assert(PDEC_SEG_BYTES == 24, "the masks' table");
+static const uint64_t seg_masks[PDEC_SEG_BYTES + 1][PDEC_SEG_WORDS] = {
+	SEG_MASKS(0), SEG_MASKS(1), SEG_MASKS(2), SEG_MASKS(3), SEG_MASKS(4),
+	SEG_MASKS(5), SEG_MASKS(6), SEG_MASKS(7), SEG_MASKS(8), SEG_MASKS(9),
+	SEG_MASKS(10), SEG_MASKS(11), SEG_MASKS(12), SEG_MASKS(13), SEG_MASKS(14),
+	SEG_MASKS(15), SEG_MASKS(16), SEG_MASKS(17), SEG_MASKS(18), SEG_MASKS(19),
+	SEG_MASKS(20), SEG_MASKS(21), SEG_MASKS(22), SEG_MASKS(23), SEG_MASKS(24),
+};
+
+/* The key's bytes: len (at most PDEC_SEG_BYTES) of the next bytes w */
 static inline __attribute__((always_inline)) void seg_bytes(struct pdec_seg_key *k,
 							     const uint64_t *w, unsigned len)
 {
+	const uint64_t *m = seg_masks[len];
+
 	k->len = (uint8_t)len;
-	k->bytes[0] = w[0] & seg_mask((int)len);
-	k->bytes[1] = w[1] & seg_mask((int)len - 8);
-	k->bytes[2] = w[2] & seg_mask((int)len - 16);
+	k->bytes[0] = w[0] & m[0];
+	k->bytes[1] = w[1] & m[1];
+	k->bytes[2] = w[2] & m[2];
 }
 
 /* The hash of the next bytes w from ip for seg.hint: of the bytes every
@@ -175,7 +186,7 @@ static inline __attribute__((always_inline)) void seg_bytes(struct pdec_seg_key 
  * 8 bits below */
 static inline __attribute__((always_inline)) uint64_t seg_hint(const uint64_t *w, uint64_t ip)
 {
-	return (w[0] & seg_mask(PDEC_SEG_MIN)) * 0x9e3779b97f4a7c15ULL ^ ip * 0xff51afd7ed558ccdULL;
+	return (w[0] & SEG_MASK(PDEC_SEG_MIN)) * 0x9e3779b97f4a7c15ULL ^ ip * 0xff51afd7ed558ccdULL;
 }
 
 /* The part noted begins */
