@@ -75,11 +75,13 @@ static const struct ptd_resolve_ent *lookup(struct ptd_resolver *r, const struct
 
 struct ptd_dsofile *ptd_resolve_file(struct ptd_resolver *r, const struct ptd_map *map)
 {
-	if (!r->last_file || map->filename != r->last_fname) {
-		r->last_file = ptd_dsofiles_get(r->files, map);
-		r->last_fname = map->filename;
+	size_t i = ((uintptr_t)map->filename >> 4) & (PTD_RESOLVE_FILES - 1);
+
+	if (!r->file_seen[i].file || map->filename != r->file_seen[i].fname) {
+		r->file_seen[i].file = ptd_dsofiles_get(r->files, map);
+		r->file_seen[i].fname = map->filename;
 	}
-	return r->last_file;
+	return r->file_seen[i].file;
 }
 
 const struct ptd_map *ptd_resolve(struct ptd_resolver *r, int32_t pid, uint64_t addr,

@@ -12,15 +12,21 @@
 #include "machine.h"
 #include "symbols.h"
 
+#define PTD_RESOLVE_FILES 16   /* the files of map names kept (a power of 2) */
+
 struct ptd_resolver {
 	const struct ptd_machine *m;
 	struct ptd_dsofiles *files;
 	struct ptd_symcache *syms;
-	/* private: the last map's file, found again only when the map's file
-	 * name changes (the machine keeps its names for its lifetime: the same
-	 * pointer is the same name); zero them before the first lookup */
-	const char *last_fname;
-	struct ptd_dsofile *last_file;
+	/* private: the files of the last maps' names, by the name's address
+	 * (the machine keeps its names for its lifetime: the same pointer is
+	 * the same name; a branch's two ends are often in two files, which
+	 * one entry made it look up again and again); zero them before the
+	 * first lookup */
+	struct {
+		const char *fname;
+		struct ptd_dsofile *file;
+	} file_seen[PTD_RESOLVE_FILES];
 	/* symbols found by (file, offset): the same addresses come back again
 	 * and again (loops); allocated at the first lookup, small, and larger
 	 * once filled more times than it has entries (a page of memory new to
