@@ -153,5 +153,6 @@ int ptd_cs_decode_print(const struct ptd_cs_out_opts *o, const struct ptd_auxinf
 	}
 out:
 	ops->destroy(d);
+	ptd_script_fini(&oc.ps);
 	return rc < 0 ? rc : 0;
 }

@@ -270,6 +270,7 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 	r->bi.now = sy->now;
 	if (r->json)
 		return json_sample(r, json, &s, sy);
+	r->ps.sym_gen = ptd_symcache_generation(r->syms);   /* its names of symbols */
 	return ptd_script_print(&r->ps, r->out, &s) ? -1 : 0;
 }
 
@@ -633,6 +634,7 @@ out:
 	ptd_session_close(r.s);
 	ptd_ptq_free(r.q);
 	ptd_resolver_fini(&r.rv);
+	ptd_script_fini(&r.ps);
 	ptd_dsofiles_free(r.files);
 	ptd_symcache_free(r.syms);
 	free(r.ranges);

@@ -136,6 +136,26 @@ struct ptd_script {
 	/* state */
 	int spacing;                /* callindent's column */
 	uint64_t initial_time, previous_time;
+	uint64_t sym_gen;           /* the caller's: changes whenever a symbol name it
+	                             * gave may have been freed (the texts kept of
+	                             * addresses are dropped) */
+	struct ptd_script_loctext *loctext;   /* addresses as printed, by their value
+	                                         (script.c): allocated after some
+	                                         lines, freed by ptd_script_fini */
+	uint64_t loctext_gen, lines;
+	unsigned loctext_pad;       /* pad_dso of the texts kept */
+	struct ptd_script_start {   /* the last line's start as put_start wrote it
+	                             * (formats/out/script.c): len 0, none */
+		uint64_t fields;
+		const void *evsel;
+		const char *comm;
+		int32_t pid, tid, cpu, machine_pid, vcpu;
+		uint16_t misc;
+		int ns, reltime, use_callchain;
+		uint64_t time;
+		size_t len;
+		char buf[128];
+	} start;
 };
 
 /* One event of the file (an evsel), as far as the output depends on it. */
@@ -151,9 +171,12 @@ struct ptd_script_evsel {
 
 /* Where an address is: NULL sym or dso print as perf's "[unknown]". */
 struct ptd_script_loc {
-	const char *sym;            /* symbol name */
+	const char *sym;            /* symbol name; the same address is the same name
+	                               until the script's sym_gen changes */
 	uint64_t symoff;            /* address - symbol start, printed "+0x%lx" */
-	const char *dso;            /* the map's dso name ("/bin/loops", "[kernel.kallsyms]") */
+	const char *dso;            /* the map's dso name ("/bin/loops", "[kernel.kallsyms]");
+	                               the same address is the same name (the
+	                               machine keeps its names) */
 	const char *srcline;        /* -F srcline's text when known beforehand, else
 	                             * NULL: the script's srcline callback is asked */
 	const void *map;            /* the caller's: the map the address is in */
@@ -195,7 +218,9 @@ struct ptd_script_branch {
 
 struct ptd_script_sample {
 	const struct ptd_script_evsel *evsel;
-	const char *comm;           /* thread comm; NULL prints ":-1" (no thread) */
+	const char *comm;           /* thread comm; NULL prints ":-1" (no thread); the
+	                               same address is the same comm while the
+	                               script prints (the machine keeps its comms) */
 	int32_t pid, tid, cpu;
 	uint64_t time;              /* perf time, ns */
 	uint64_t ip, addr, period;
@@ -238,6 +263,9 @@ int ptd_script_output_type(uint32_t attr_type);
 
 /* perf's defaults: fields per type as perf script has them with no -F. */
 void ptd_script_init(struct ptd_script *ps);
+/* Free what printing allocated (ptd_script_init's ps may be freed without
+ * it only when nothing was printed). */
+void ptd_script_fini(struct ptd_script *ps);
 
 /* Apply one -F argument ("comm,tid", "+insn", "-ip,-sym", "hw:ip",
  * "flags", ...), as perf's parse_output_fields does (several -F apply in
