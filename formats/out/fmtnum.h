@@ -52,6 +52,43 @@ static inline void ptd_write(FILE *out, const char *p, size_t n)
 	fwrite(p, 1, n, out);
 }
 
+/* Where the next bytes go in the stream's buffer, when n more fit there
+ * (writes of up to n bytes then stay in it, and can be read back with
+ * ptd_written_since); NULL where they may not (less room, or a stream
+ * whose buffer is not glibc's) */
+static inline const char *ptd_write_mark(FILE *out, size_t n)
+{
+#ifdef __GLIBC__
+	if ((size_t)(out->_IO_write_end - out->_IO_write_ptr) > n)
+		return out->_IO_write_ptr;
+#else
+	(void)out;
+	(void)n;
+#endif
+	return NULL;
+}
+
+/* The bytes written since mark (ptd_write_mark's, for at least max),
+ * copied into buf: their number, or 0 when there are none or more than
+ * max */
+static inline size_t ptd_written_since(FILE *out, const char *mark, char *buf, size_t max)
+{
+#ifdef __GLIBC__
+	size_t n = (size_t)(out->_IO_write_ptr - mark);
+
+	if (out->_IO_write_ptr < mark || !n || n > max)
+		return 0;
+	memcpy(buf, mark, n);
+	return n;
+#else
+	(void)out;
+	(void)mark;
+	(void)buf;
+	(void)max;
+	return 0;
+#endif
+}
+
 static inline void ptd_puts(const char *s, FILE *out)
 {
 	ptd_write(out, s, strlen(s));

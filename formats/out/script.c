@@ -171,9 +171,11 @@ static void put_loc(struct ptd_script *ps, const struct ptd_script_out *o, FILE 
 		    const struct ptd_script_loc *l, int hex)
 {
 	struct ptd_script_loctext *e;
+	const char *mark;
+	size_t n;
 
 	if (!ps->loctext) {
-		if (++ps->lines < PTD_SCRIPT_LOCTEXT_AFTER ||
+		if (++ps->nlocs < PTD_SCRIPT_LOCTEXT_AFTER ||
 		    !(ps->loctext = calloc(PTD_SCRIPT_LOCTEXTS, sizeof(*ps->loctext)))) {
 			put_loc_fields(ps, o, out, v, l, hex);
 			return;
@@ -192,28 +194,19 @@ static void put_loc(struct ptd_script *ps, const struct ptd_script_out *o, FILE 
 		ptd_write(out, e->text, e->len);
 		return;
 	}
-	e->len = 0;
-#ifdef __GLIBC__
-	if ((size_t)(out->_IO_write_end - out->_IO_write_ptr) > sizeof(e->text)) {
-		const char *p0 = out->_IO_write_ptr;
-		size_t n;
-
-		put_loc_fields(ps, o, out, v, l, hex);
-		n = (size_t)(out->_IO_write_ptr - p0);
-		if (out->_IO_write_ptr < p0 || !n || n > sizeof(e->text))
-			return;
-		memcpy(e->text, p0, n);
-		e->v = v;
-		e->symoff = l->symoff;
-		e->sym = l->sym;
-		e->dso = l->dso;
-		e->fields = o->fields;
-		e->hex = (uint8_t)hex;
-		e->len = (uint8_t)n;
+	mark = ptd_write_mark(out, sizeof(e->text));
+	put_loc_fields(ps, o, out, v, l, hex);
+	if (!mark || !(n = ptd_written_since(out, mark, e->text, sizeof(e->text)))) {
+		e->len = 0;
 		return;
 	}
-#endif
-	put_loc_fields(ps, o, out, v, l, hex);
+	e->v = v;
+	e->symoff = l->symoff;
+	e->sym = l->sym;
+	e->dso = l->dso;
+	e->fields = o->fields;
+	e->hex = (uint8_t)hex;
+	e->len = (uint8_t)n;
 }
 
 void ptd_script_fini(struct ptd_script *ps)
@@ -543,8 +536,8 @@ static int same_start(const struct ptd_script *ps, const struct ptd_script_out *
 {
 	const struct ptd_script_start *c = &ps->start;
 
-	return c->len && c->time == s->time && c->tid == s->tid && c->comm == s->comm &&
-	       c->evsel == s->evsel && c->fields == o->fields && c->pid == s->pid &&
+	return c->len && !ps->deltatime && c->time == s->time && c->tid == s->tid &&
+	       c->comm == s->comm && c->evsel == s->evsel && c->fields == o->fields && c->pid == s->pid &&
 	       c->cpu == s->cpu && c->misc == s->misc && c->machine_pid == s->machine_pid &&
 	       c->vcpu == s->vcpu && c->ns == ps->ns && c->reltime == ps->reltime &&
 	       c->use_callchain == ps->use_callchain;
@@ -555,47 +548,36 @@ static int same_start(const struct ptd_script *ps, const struct ptd_script_out *
  * CPU and time, and one copy costs a tenth of formatting the fields (the
  * bench's W3 in b mode: 62.7 M instructions of 439 M in put_start).  The
  * bytes are read back from the stream's buffer, where they were written
- * with room to spare (glibc's FILE, as fmtnum.h writes into it); not
+ * with room to spare (ptd_write_mark, ptd_written_since); not
  * with --deltatime, whose time is the one since the line before.  The
  * comm is compared by address (script.h). */
 static void put_start_again(struct ptd_script *ps, const struct ptd_script_out *o, FILE *out,
 			    const struct ptd_script_sample *s)
 {
 	struct ptd_script_start *c = &ps->start;
+	const char *mark;
 
 	if (same_start(ps, o, s)) {
 		ptd_write(out, c->buf, c->len);
 		return;
 	}
-	c->len = 0;
-#ifdef __GLIBC__
-	if (!ps->deltatime && (size_t)(out->_IO_write_end - out->_IO_write_ptr) > sizeof(c->buf)) {
-		const char *p0 = out->_IO_write_ptr;
-		size_t n;
-
-		put_start(ps, o, out, s);
-		n = (size_t)(out->_IO_write_ptr - p0);
-		if (out->_IO_write_ptr < p0 || !n || n > sizeof(c->buf))
-			return;
-		memcpy(c->buf, p0, n);
-		c->fields = o->fields;
-		c->evsel = s->evsel;
-		c->comm = s->comm;
-		c->pid = s->pid;
-		c->tid = s->tid;
-		c->cpu = s->cpu;
-		c->machine_pid = s->machine_pid;
-		c->vcpu = s->vcpu;
-		c->misc = s->misc;
-		c->time = s->time;
-		c->ns = ps->ns;
-		c->reltime = ps->reltime;
-		c->use_callchain = ps->use_callchain;
-		c->len = n;
-		return;
-	}
-#endif
+	mark = ps->deltatime ? NULL : ptd_write_mark(out, sizeof(c->buf));
 	put_start(ps, o, out, s);
+	if (!mark || !(c->len = ptd_written_since(out, mark, c->buf, sizeof(c->buf))))
+		return;
+	c->fields = o->fields;
+	c->evsel = s->evsel;
+	c->comm = s->comm;
+	c->pid = s->pid;
+	c->tid = s->tid;
+	c->cpu = s->cpu;
+	c->machine_pid = s->machine_pid;
+	c->vcpu = s->vcpu;
+	c->misc = s->misc;
+	c->time = s->time;
+	c->ns = ps->ns;
+	c->reltime = ps->reltime;
+	c->use_callchain = ps->use_callchain;
 }
 
 /* process_event() */

@@ -140,9 +140,9 @@ struct ptd_script {
 	                             * gave may have been freed (the texts kept of
 	                             * addresses are dropped) */
 	struct ptd_script_loctext *loctext;   /* addresses as printed, by their value
-	                                         (script.c): allocated after some
-	                                         lines, freed by ptd_script_fini */
-	uint64_t loctext_gen, lines;
+	                                         (script.c): allocated after nlocs
+	                                         printed, freed by ptd_script_fini */
+	uint64_t loctext_gen, nlocs;
 	unsigned loctext_pad;       /* pad_dso of the texts kept */
 	struct ptd_script_start {   /* the last line's start as put_start wrote it
 	                             * (formats/out/script.c): len 0, none */
