@@ -11,38 +11,10 @@
  *     "  %-21s ", and a period/event column no perf 6.1 name width gives),
  *     so only their "pid/tid time: " start and everything after the flags
  *     column are compared, each verbatim. */
-#include <stdlib.h>
-#include <string.h>
+#include "tests/unit/script_test.h"
 
 #include "common/err.h"
 #include "formats/out/json.h"
-#include "formats/out/script.h"
-#include "formats/perf/abi.h"
-#include "tests/tap.h"
-
-#define ST_PT (PTD_SAMPLE_IP | PTD_SAMPLE_TID | PTD_SAMPLE_TIME | PTD_SAMPLE_CPU | \
-	       PTD_SAMPLE_IDENTIFIER)
-#define ST_BR (ST_PT | PTD_SAMPLE_PERIOD | PTD_SAMPLE_ADDR)
-#define ST_IN (ST_PT | PTD_SAMPLE_PERIOD)
-#define ST_SY (ST_PT | PTD_SAMPLE_RAW)
-#define BR PTD_IPF_BRANCH
-#define IPF(x) PTD_IPF_##x
-
-/* loops.data: the file's two events, then what the decoder synthesizes
- * (perf 6.1 names the intel_pt event "unknown attr type: 8": width 20) */
-static struct ptd_script_evsel ev_loops[] = {
-	{ 8, 0x2401, 1, ST_PT, "unknown attr type: 8" },
-	{ 1, 9, 1, ST_PT, "dummy:uH" },
-	{ 0, 4, 1, ST_BR, "branches:uH" },
-	{ 0, 1, 57245, ST_IN, "instructions:uH" },
-	{ PTD_SCRIPT_TYPE_SYNTH, PTD_SCRIPT_SYNTH_CBR, 1, ST_SY, "cbr" },
-	{ PTD_SCRIPT_TYPE_SYNTH, PTD_SCRIPT_SYNTH_PSB, 1, ST_SY, "psb" },
-};
-#define EV_BR (&ev_loops[2])
-#define EV_IN (&ev_loops[3])
-#define EV_CBR (&ev_loops[4])
-#define EV_PSB (&ev_loops[5])
-#define NLOOPS (sizeof(ev_loops) / sizeof(ev_loops[0]))
 
 static char *errbuf;
 static size_t errlen;
@@ -65,80 +37,6 @@ static void err_close(void)
 	free(errbuf);
 	errbuf = NULL;
 }
-
-/* Options as a perf command line has them, checked against ev (n_file
- * of them from the file); NULL on a refusal. */
-static struct ptd_script *setup(struct ptd_script *ps, const char *const *F, int ns,
-				const struct ptd_script_evsel *ev, size_t n, size_t n_file)
-{
-	FILE *sink = fopen("/dev/null", "w");   /* perf's warnings are tested elsewhere */
-	int rc = 0;
-
-	ptd_script_init(ps);
-	for (; F && *F && !rc; F++)
-		rc = ptd_script_parse_fields(ps, *F, sink);
-	ps->ns = ns;
-	if (!rc)
-		rc = ptd_script_setup(ps, ev, n, n_file, 1, sink);
-	if (sink)
-		fclose(sink);
-	return rc ? NULL : ps;
-}
-
-static char *render(struct ptd_script *ps, const struct ptd_script_sample *s)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	if (ptd_script_print(ps, f, s))
-		ok(0, "print failed");
-	fclose(f);
-	return buf;
-}
-
-static void check(struct ptd_script *ps, const struct ptd_script_sample *s, const char *want,
-		  const char *what)
-{
-	char *got = render(ps, s);
-	char line[4096];
-
-	snprintf(line, sizeof(line), "%s\n", want);
-	is_str(got, line, "%s", what);
-	free(got);
-}
-
-static struct ptd_script_loc L(const char *sym, uint64_t off, const char *dso)
-{
-	struct ptd_script_loc l = { sym, off, dso, NULL };
-
-	return l;
-}
-
-static struct ptd_script_sample S(const struct ptd_script_evsel *ev, const char *comm, int tid,
-				  int cpu, uint64_t time, uint32_t flags, uint64_t ip,
-				  struct ptd_script_loc il, uint64_t addr, struct ptd_script_loc al)
-{
-	struct ptd_script_sample s;
-
-	memset(&s, 0, sizeof(s));
-	s.evsel = ev;
-	s.comm = comm;
-	s.pid = s.tid = tid;
-	s.cpu = cpu;
-	s.time = time;
-	s.flags = flags;
-	s.ip = ip;
-	s.ip_loc = il;
-	s.addr = addr;
-	s.addr_loc = al;
-	s.period = ev->sample_period;
-	return s;
-}
-
-#define LOOPS "/bin/loops"
-#define U L(NULL, 0, NULL)
-#define T0 2000001000013ULL
 
 /* perf script -i loops.data --symfs . --itrace=b -F comm,tid,time,cpu,ip,sym,symoff,dso,addr,flags
  * (and threads-2cpu.data, recursion-per-thread.data with the same options) */
@@ -767,65 +665,10 @@ static void test_empty(void)
 	check(&ps, &s, "           loops 13625 [000]  2000.001000:          1          branches:uH: ", "-F -flags,-ip");
 }
 
-/* The texts kept of line starts and addresses (script.c) once thousands of
- * lines are printed: perf's lines from test_defaults, printed again and
- * again in turn, each as perf printed it; a symbol name that changes at the
- * same address after the caller's sym_gen changes; dso padding changed on
- * the way, against a script that has kept nothing yet */
-static void test_kept_texts(void)
-{
-	struct ptd_script ps, fresh;
-	struct ptd_script_sample s[3];
-	const char *want[3] = {
-		"           loops 13625 [000]  2000.001000:          1          branches:uH:            40152b _start+0x1b (/bin/loops) =>           402890 __libc_start_main_impl+0x0 (/bin/loops)\n",
-		"           loops 13625 [000]  2000.001044:      57245      instructions:uH:            40164b count_down+0xb (/bin/loops)\n",
-		"       recursion 13637 [000]  2000.001001:                  psb:  psb offs: 0x75                              43b578 __tunables_init+0x68 (/bin/recursion)\n",
-	};
-	uint8_t psb[12] = { 0, 0, 0, 0, 0x75 };
-	char name[32] = "count_down", *got, *got2;
-	int i, differ = 0;
-
-	ok(setup(&ps, NULL, 0, ev_loops, NLOOPS, 2) != NULL, "setup default");
-	s[0] = S(EV_BR, "loops", 13625, 0, T0, BR | IPF(CALL), 0x40152b, L("_start", 0x1b, LOOPS),
-		 0x402890, L("__libc_start_main_impl", 0, LOOPS));
-	s[1] = S(EV_IN, "loops", 13625, 0, 2000001044430ULL, 0, 0x40164b, L(name, 0xb, LOOPS), 0, U);
-	s[2] = S(EV_PSB, "recursion", 13637, 0, 2000001001414ULL, 0, 0x43b578,
-		 L("__tunables_init", 0x68, "/bin/recursion"), 0, U);
-	s[2].raw = psb;
-	s[2].raw_size = sizeof(psb);
-	for (i = 0; i < 10000; i++) {
-		got = render(&ps, &s[i % 3]);
-		differ += strcmp(got, want[i % 3]) != 0;
-		free(got);
-	}
-	is_u64((uint64_t)differ, 0, "10,000 lines in turn, each perf's");
-	ok(ps.loctext != NULL, "the addresses' texts are kept");
-	strcpy(name, "count_up__");
-	ps.sym_gen++;
-	got = render(&ps, &s[1]);
-	is_str(got, "           loops 13625 [000]  2000.001044:      57245      instructions:uH:            40164b count_up__+0xb (/bin/loops)\n",
-	       "a name changed at the same address, with sym_gen");
-	free(got);
-	ps.pad_dso = 50;
-	ok(setup(&fresh, NULL, 0, ev_loops, NLOOPS, 2) != NULL, "setup another");
-	fresh.pad_dso = 50;
-	for (i = 0, differ = 0; i < 3; i++) {
-		got = render(&ps, &s[i]);
-		got2 = render(&fresh, &s[i]);
-		differ += strcmp(got, got2) != 0;
-		free(got);
-		free(got2);
-	}
-	is_u64((uint64_t)differ, 0, "dso padding changed: as a script that kept nothing prints");
-	ptd_script_fini(&ps);
-	ptd_script_fini(&fresh);
-}
-
 int main(void)
 {
 	test_branch_flags();
 	test_defaults();
-	test_kept_texts();
 	test_insn_ipc();
 	test_callindent();
 	test_call_traces();
