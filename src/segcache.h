@@ -15,7 +15,7 @@
  * at the first segment, and eight times as large, with the segments it
  * holds, each time as many have been cached as it has entries, up to
  * 2^PTD_SEGCACHE_BITS sets (its entries are lent only until the next
- * lookup).
+ * segment is cached: a lookup moves none).
  * The tables are the runs' set's huge pages (common/hugemem.h): in 4 KB
  * pages each one first touched is a page fault, 10 to 25 us on the
  * bench's machine, and the largest table touches most of its pages

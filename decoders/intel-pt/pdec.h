@@ -275,7 +275,9 @@ struct pdec_params {
 	 * k->ip's is.  seg_put caches s for its key, that of the last
 	 * seg_find but for its bytes (those of s), when that held; with more,
 	 * it watches on (s is the first part of the segment noted).  The
-	 * segment seg_find returns is lent until the next call. */
+	 * segment seg_find returns is lent until the next seg_put (the
+	 * decoder takes several in a row, and reads the last one after
+	 * looking up the next: a lookup leaves the cache as it is). */
 	const struct pdec_seg *(*seg_find)(void *ctx, const struct pdec_seg_key *k,
 					   const uint64_t *stack, size_t stack_n, bool *watch);
 	void (*seg_put)(void *ctx, const struct pdec_seg *s, bool more);

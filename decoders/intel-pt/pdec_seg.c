@@ -332,14 +332,14 @@ static inline __attribute__((always_inline)) void seg_part_take(struct ptd_pdec 
 	}
 }
 
-/* Take segment g, which starts at offset s of the piece.  false, with
- * nothing done, when the next sample falls inside it, a state's time
- * reaches the bound, or the return stack or the list of skipped
- * timestamps has no room.  Its CYC packets are taken as the loop takes
- * them, between its parts. */
-static inline __attribute__((always_inline)) bool seg_take(struct ptd_pdec *d,
-								const struct pdec_seg *g, size_t s,
-								unsigned len)
+/* Take segment g, which starts at offset s of the piece, but for what
+ * seg_take_tip sets.  false, with nothing done, when the next sample
+ * falls inside it, a state's time reaches the bound, or the return stack
+ * or the list of skipped timestamps has no room.  Its CYC packets are
+ * taken as the loop takes them, between its parts. */
+static inline __attribute__((always_inline)) bool seg_take_run(struct ptd_pdec *d,
+								    const struct pdec_seg *g, size_t s,
+								    unsigned len)
 {
 	const struct pdec_seg_part *q;
 	struct seg_times c;
@@ -371,6 +371,19 @@ static inline __attribute__((always_inline)) bool seg_take(struct ptd_pdec *d,
 		d->ret_addr = g->ret_addr;
 	d->ip = g->ip;
 	d->last_ip = g->ip;   /* as the TIP's IP left it */
+	off = s + len - g->tip_size;
+	d->pos += off - d->off;
+	d->off = off;
+	d->pkt_step = g->tip_size;
+	return true;
+}
+
+/* The TIP's state and packet as segment g, taken, leaves them: what
+ * nothing reads until the decoder goes on from its TIP, so that of the
+ * last of the segments taken one after the other only (pdec_seg) */
+static inline __attribute__((always_inline)) void seg_take_tip(struct ptd_pdec *d,
+								    const struct pdec_seg *g)
+{
 	d->have_last_ip = true;
 	d->mtc_insn = true;
 	d->state.from_ip = g->from_ip;
@@ -386,10 +399,16 @@ static inline __attribute__((always_inline)) bool seg_take(struct ptd_pdec *d,
 	d->packet.count = g->tip_count;
 	d->packet.payload = g->tip_payload;
 	d->nr = d->next_nr = (int)(d->pip_payload & 1);   /* pdec_update_nr, pdec_skipped */
-	off = s + len - g->tip_size;
-	d->pos += off - d->off;
-	d->off = off;
-	d->pkt_step = g->tip_size;
+}
+
+/* Take segment g, as seg_take_run and seg_take_tip */
+static inline __attribute__((always_inline)) bool seg_take(struct ptd_pdec *d,
+								const struct pdec_seg *g, size_t s,
+								unsigned len)
+{
+	if (!seg_take_run(d, g, s, len))
+		return false;
+	seg_take_tip(d, g);
 	return true;
 }
 
@@ -484,6 +503,16 @@ static __attribute__((noreturn, cold)) void seg_scan_differs(const struct ptd_pd
 	abort();
 }
 
+/* The last of the segments taken one after the other (pdec_seg), if
+ * any, leaves its TIP's state and packet; n returned */
+static inline __attribute__((always_inline)) int seg_tip(struct ptd_pdec *d,
+							  const struct pdec_seg *taken, int n)
+{
+	if (taken)
+		seg_take_tip(d, taken);
+	return n;
+}
+
 /* A segment is looked up with the length its bytes scanned to the last
  * time they came from its ip (seg.hint) before they are scanned: a
  * segment found for the key of that length holds those bytes, which
@@ -493,7 +522,7 @@ static __attribute__((noreturn, cold)) void seg_scan_differs(const struct ptd_pd
  * of the last TIP they reach). */
 int pdec_seg(struct ptd_pdec *d, size_t s, bool chain)
 {
-	const struct pdec_seg *g;
+	const struct pdec_seg *g, *taken = NULL;
 	struct pdec_seg_key k;
 	uint64_t w[PDEC_SEG_WORDS];
 	struct pdec_seg_hint *slot;
@@ -506,7 +535,7 @@ int pdec_seg(struct ptd_pdec *d, size_t s, bool chain)
 
 	for (;; s = d->off + d->pkt_step) {
 		if (s + PDEC_SEG_MIN > d->len)
-			return seg_none(d, n, chain);
+			return seg_none(d, seg_tip(d, taken, n), chain);
 		avail = seg_next(w, d->buf + s, d->len - s);
 		k.ip = d->ip;
 		k.last_ip = d->last_ip & ~0xffffULL;
@@ -534,7 +563,7 @@ int pdec_seg(struct ptd_pdec *d, size_t s, bool chain)
 				      &e)) {
 				if (g && !rescan)
 					seg_scan_differs(d, &k, len, 0);
-				return seg_none(d, n, chain);
+				return seg_none(d, seg_tip(d, taken, n), chain);
 			}
 			if (g && !rescan) {   /* the check: len is where one of them ends */
 				for (i = 0; i < e.n && e.len[i] != len; i++)
@@ -558,15 +587,17 @@ int pdec_seg(struct ptd_pdec *d, size_t s, bool chain)
 				break;
 		}
 		d->seg.backoff = 0;
-		if (!seg_take(d, g, s, len))
-			return n;
+		if (!seg_take_run(d, g, s, len))
+			return seg_tip(d, taken, n);
+		taken = g;
 		d->seg.taken++;
 		d->seg.ctaken += g->tips > 1;
 		d->seg.found_cyc += g->nparts > 1;
 		n = 1;
 		if (!seg_again(d))
-			return n;
+			return seg_tip(d, taken, n);
 	}
+	seg_tip(d, taken, n);
 	/* none to look up here: the walk is in another map (walk_seg_find),
 	 * so none would be noted either; tried again later, as where the
 	 * bytes scan to none */
