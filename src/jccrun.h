@@ -40,7 +40,7 @@ struct ptd_jccruns {
 	int no_mem;
 	struct ptd_jccchain *chains;   /* jccchain.h: NULL until the first chain */
 	size_t chains_taken;           /* said at the end with PTDECODE_DEBUG_CHAINS */
-	struct ptd_segent *segs;       /* segcache.h: NULL until the first segment, */
+	struct pdec_segent *segs;      /* segcache.h: NULL until the first segment, */
 	unsigned seg_bits;             /* then 2^seg_bits sets (PTD_SEGCACHE_WAYS) */
 	size_t seg_fills;
 };

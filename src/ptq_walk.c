@@ -375,6 +375,23 @@ static const struct pdec_seg *walk_seg_find(void *ctx, const struct pdec_seg_key
 	return ptd_segcache_find(w->jcc, w->win.map, k, stack, stack_n);
 }
 
+/* pdec_params.seg_table: the table, and the window of the last map
+ * lookup where ip is in it (as walk_seg_find finds segments: for no
+ * thread, only the kernel's) */
+static void walk_seg_table(void *ctx, uint64_t ip, struct pdec_segtab *t)
+{
+	struct walker *w = ctx;
+	uint64_t lo = w->win.lo, hi = w->win.lo + w->win.len;
+
+	t->segs = w->jcc->segs;
+	t->bits = w->jcc->seg_bits;
+	t->map = w->win.map;
+	if (w->tid == -1 && lo < KERNEL_START)
+		lo = hi > KERNEL_START ? KERNEL_START : hi;
+	t->lo = lo;
+	t->len = in_window(w, ip) ? hi - lo : 0;
+}
+
 /* pdec_params.seg_put: the segment noted cached, when all its walks
  * found their code in the map it began in; with more, watched on */
 static void walk_seg_put(void *ctx, const struct pdec_seg *s, bool more)
@@ -527,6 +544,7 @@ void ptd_ptq_callbacks(struct pdec_params *p, int filters)
 	if (!getenv("PTDECODE_DEBUG_NO_SEGS")) {
 		p->seg_find = walk_seg_find;
 		p->seg_put = walk_seg_put;
+		p->seg_table = walk_seg_table;
 	}
 	p->pgd_ip = filters ? pgd_ip : NULL;
 }

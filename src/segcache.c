@@ -7,9 +7,9 @@
 #include "common/hugemem.h"
 
 /* Into the set of a new table: where it is first empty */
-static void move(struct ptd_jccruns *r, const struct ptd_segent *o)
+static void move(struct ptd_jccruns *r, const struct pdec_segent *o)
 {
-	struct ptd_segent *e = ptd_segcache_set(r, o->map, &o->seg.key);
+	struct pdec_segent *e = ptd_segcache_set(r, o->map, &o->seg.key);
 	unsigned i;
 
 	for (i = 0; i < PTD_SEGCACHE_WAYS; i++) {
@@ -24,7 +24,7 @@ void ptd_segcache_put(struct ptd_jccruns *r, const void *map, const struct pdec_
 {
 	unsigned bits = r->segs ? r->seg_bits : PTD_SEGCACHE_BITS_FIRST, old_bits = r->seg_bits;
 	const struct pdec_seg_key *k = &s->key;
-	struct ptd_segent *e, *old = r->segs;
+	struct pdec_segent *e, *old = r->segs;
 	size_t i, n = PTD_SEGCACHE_WAYS;
 
 	if (r->segs && bits < PTD_SEGCACHE_BITS && ++r->seg_fills > n << bits)
@@ -48,7 +48,7 @@ void ptd_segcache_put(struct ptd_jccruns *r, const void *map, const struct pdec_
 	/* the one for k and the same entries of the return stack taken (k's
 	 * stack has gone on: they are the segment's below[]), else the last */
 	for (i = 0; i + 1 < n; i++)
-		if (ptd_segent_key(&e[i], map, k) && e[i].seg.deep == s->deep &&
+		if (pdec_segent_key(&e[i], map, k) && e[i].seg.deep == s->deep &&
 		    !memcmp(e[i].seg.below, s->below, sizeof(s->below)))
 			break;
 	memmove(e + 1, e, i * sizeof(*e));

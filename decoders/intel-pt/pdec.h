@@ -223,6 +223,8 @@ static inline __attribute__((always_inline)) bool pdec_seg_below(const struct pd
 	return true;
 }
 
+struct pdec_segtab;
+
 struct pdec_params {
 	/* Walk instructions from *ip: stop after a branch (leaving *ip at it),
 	 * at to_ip (when non-zero, *ip == to_ip, insn->length 0) or after
@@ -281,6 +283,12 @@ struct pdec_params {
 	const struct pdec_seg *(*seg_find)(void *ctx, const struct pdec_seg_key *k,
 					   const uint64_t *stack, size_t stack_n, bool *watch);
 	void (*seg_put)(void *ctx, const struct pdec_seg *s, bool more);
+	/* Optional, with seg_find: the table of segments and the range of
+	 * ips around ip whose segments seg_find would look up there
+	 * (pdec_segtab.h; len 0: none), for the decoder to look them up
+	 * itself until its next call of walk or seg_put.  Where that finds
+	 * none, the decoder asks seg_find (which also watches). */
+	void (*seg_table)(void *ctx, uint64_t ip, struct pdec_segtab *t);
 	void *ctx;
 	int return_compression;
 	int branch_enable;

@@ -75,6 +75,7 @@
  * entries below the top of the return stack a segment does not take are
  * kept as 0, so that a key and the entries it takes have one segment. */
 #include "decoders/intel-pt/pdec_parse.h"
+#include "decoders/intel-pt/pdec_segtab.h"
 
 #include "common/hugemem.h"
 
@@ -503,6 +504,28 @@ static __attribute__((noreturn, cold)) void seg_scan_differs(const struct ptd_pd
 	abort();
 }
 
+/* The segment for k: looked up in the table the walk gives (seg_table,
+ * asked for once a call of pdec_seg: *t, t->segs NULL at first) where
+ * k's ip is in its range, else, and where none is found there, by
+ * seg_find (which also watches, for the segment then noted) */
+static inline __attribute__((always_inline)) const struct pdec_seg *
+seg_lookup(struct ptd_pdec *d, struct pdec_segtab *t, bool *asked, const struct pdec_seg_key *k,
+	   bool *watch)
+{
+	const struct pdec_seg *g;
+
+	if (d->p.seg_table && !d->seg.checking) {
+		if (!*asked) {
+			d->p.seg_table(d->p.ctx, k->ip, t);
+			*asked = true;
+		}
+		if (t->segs && k->ip - t->lo < t->len &&
+		    (g = pdec_segtab_find(t->segs, t->bits, t->map, k, d->stack, d->stack_n)))
+			return g;
+	}
+	return d->p.seg_find(d->p.ctx, k, d->stack, d->stack_n, watch);
+}
+
 /* The last of the segments taken one after the other (pdec_seg), if
  * any, leaves its TIP's state and packet; n returned */
 static inline __attribute__((always_inline)) int seg_tip(struct ptd_pdec *d,
@@ -530,7 +553,8 @@ int pdec_seg(struct ptd_pdec *d, size_t s, bool chain)
 	unsigned len, l, avail, i, ne = 0;
 	uint64_t h;
 	uint8_t tag;
-	bool watch, rescan;
+	struct pdec_segtab t;
+	bool watch, rescan, asked = false;
 	int n = 0;
 
 	for (;; s = d->off + d->pkt_step) {
@@ -550,7 +574,7 @@ int pdec_seg(struct ptd_pdec *d, size_t s, bool chain)
 		len = slot->tag == tag ? slot->len : 0;
 		if (len && len <= avail) {
 			seg_bytes(&k, w, len);
-			g = d->p.seg_find(d->p.ctx, &k, d->stack, d->stack_n, &watch);
+			g = seg_lookup(d, &t, &asked, &k, &watch);
 		}
 		/* a segment of fewer TIPs than may be, scanned again now and
 		 * then: the hint may be from bytes where no more fitted */

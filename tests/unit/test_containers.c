@@ -199,7 +199,7 @@ static void segcache_sets(void)
 	static const char map[1];
 	struct ptd_jccruns r;
 	struct pdec_seg g, first;
-	const struct ptd_segent *set;
+	const struct pdec_segent *set;
 	uint64_t same[PTD_SEGCACHE_WAYS + 1], ip;
 	const struct pdec_seg *f;
 	unsigned i, n = 0, held = 0, found = 0, nwas = 0, was[PTD_SEGCACHE_WAYS << PTD_SEGCACHE_BITS_FIRST];

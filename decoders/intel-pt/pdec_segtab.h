@@ -1,0 +1,86 @@
+/* The table of segments (pdec_seg.c), as the walk keeps it (the caller's
+ * src/segcache.h: its memory, what goes in and when it grows) and as the
+ * decoder looks segments up in it itself (pdec_params.seg_table): sets
+ * of PDEC_SEGTAB_WAYS entries, each a map and a segment with its key.
+ * A lookup through pdec_params.seg_find is a call, the walk's check that
+ * the ip is in the map of its last lookup, then this; in a row of
+ * segments taken one after the other (the bench's W2: 32 a row) the map,
+ * the time and the thread stay, so the decoder asks for the table and
+ * the map's range of ips once a row and looks up the others inline. */
+#ifndef PTD_PDEC_SEGTAB_H
+#define PTD_PDEC_SEGTAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "decoders/intel-pt/pdec.h"
+
+struct pdec_segent {
+	const void *map;        /* NULL: empty */
+	struct pdec_seg seg;    /* with its key (the first cache line with map) */
+} __attribute__((aligned(64)));
+_Static_assert(sizeof(struct pdec_segent) == 256, "an entry: four cache lines");
+
+#define PDEC_SEGTAB_WAYS 4   /* a set's entries: with two, the keys of sets
+                                of three or more used in turn missed from
+                                0.6% to 2% of W2's lookups, as the maps'
+                                addresses fell */
+
+/* What pdec_params.seg_table gives: the table (NULL: none yet) of 2^bits
+ * sets, and the map whose segments the ips in [lo, lo + len) find there,
+ * until the decoder's next call of the walk or of seg_put */
+struct pdec_segtab {
+	const struct pdec_segent *segs;
+	unsigned bits;
+	const void *map;
+	uint64_t lo, len;
+};
+
+/* k's set: a hash of two products, the first of the ip, the map and the
+ * top entry shifted (so that an ip and a top entry that swap do not
+ * cancel), the second of that and the rest but the length and cycles
+ * flag (the bytes past the length are zero; the flag has two values: its
+ * keys share a set of four).  Four products, one for each word, took 9
+ * instructions more a lookup (W2 in i100us mode: 121.5 M instructions in
+ * all against 118.6 M; bench/analysis.md, twenty-eighth round) */
+static inline __attribute__((always_inline)) const struct pdec_segent *
+pdec_segtab_set(const struct pdec_segent *segs, unsigned bits, const void *map,
+		const struct pdec_seg_key *k)
+{
+	uint64_t h = ((k->ip ^ (uint64_t)(uintptr_t)map ^ k->top << 7) * 0xff51afd7ed558ccdULL ^
+		      k->bytes[0] ^ (k->bytes[1] + k->bytes[2]) ^ k->last_ip ^ k->eq) * 0x9e3779b97f4a7c15ULL;
+
+	return &segs[(h >> (64 - bits)) * PDEC_SEGTAB_WAYS];
+}
+
+/* Does e hold k's segment but for the entries of the return stack below
+ * the top? */
+static inline __attribute__((always_inline)) bool
+pdec_segent_key(const struct pdec_segent *e, const void *map, const struct pdec_seg_key *k)
+{
+	const struct pdec_seg_key *a = &e->seg.key;
+
+	return e->map == map && a->ip == k->ip && a->bytes[0] == k->bytes[0] &&
+	       a->top == k->top && a->last_ip == k->last_ip &&
+	       a->bytes[1] == k->bytes[1] && a->bytes[2] == k->bytes[2] &&
+	       a->len == k->len && a->eq == k->eq && a->cyc == k->cyc;
+}
+
+/* The segment of segs (2^bits sets) for k in map, taking the entries
+ * below the top of the return stack (stack_n at stack) it holds; NULL
+ * when none */
+static inline __attribute__((always_inline)) const struct pdec_seg *
+pdec_segtab_find(const struct pdec_segent *segs, unsigned bits, const void *map,
+		 const struct pdec_seg_key *k, const uint64_t *stack, size_t stack_n)
+{
+	const struct pdec_segent *e = pdec_segtab_set(segs, bits, map, k);
+	unsigned i;
+
+	for (i = 0; i < PDEC_SEGTAB_WAYS; i++)
+		if (pdec_segent_key(&e[i], map, k) && pdec_seg_below(&e[i].seg, stack, stack_n))
+			return &e[i].seg;
+	return NULL;
+}
+
+#endif
