@@ -270,6 +270,35 @@ static inline __attribute__((always_inline)) bool seg_fit(const struct ptd_pdec 
 	return pdec_insn_fit_at(d, ts, pic, cnt);
 }
 
+/* The instructions one-part segments may still take in a row (pdec_seg)
+ * without a sample: they move the time (the timestamp and the
+ * instructions since) by their count, and the timestamp stays.  With a
+ * continuous period of ticks, seg_fit holds for cnt instructions from a
+ * time ts just when 1 <= cnt and ts + cnt stays below the end of ts's
+ * period, whose masked bits are at or below the last masked timestamp
+ * (else it holds for none); so the room is that end, less ts, less 1,
+ * and taken counts come off it.  Asked for at the row's first such
+ * segment; SEG_ROOM_NONE where seg_fit is asked each time (other
+ * periods, before the period is continuous) */
+enum { SEG_ROOM_UNSET, SEG_ROOM_SET, SEG_ROOM_NONE };
+struct seg_room {
+	int state;
+	uint64_t left;
+};
+
+static void seg_room_set(const struct ptd_pdec *d, struct seg_room *r)
+{
+	uint64_t ts = d->timestamp + d->timestamp_insn_cnt, masked = ts & d->period_mask;
+	uint64_t end = masked + d->period_ticks;
+
+	r->state = SEG_ROOM_NONE;
+	if (d->p.period_type != PDEC_PERIOD_TICKS || !d->continuous_period || ts < d->timestamp ||
+	    end <= masked || d->period_mask != ~(d->period_ticks - 1))
+		return;
+	r->state = SEG_ROOM_SET;
+	r->left = masked > d->last_masked_timestamp ? 0 : end - 1 - ts;
+}
+
 /* The times a segment's CYC packets give (pdec_cyc_time): ts[i] after
  * part i, when bit i of has is set */
 struct seg_times {
@@ -340,23 +369,34 @@ static inline __attribute__((always_inline)) void seg_part_take(struct ptd_pdec 
  * taken as the loop takes them, between its parts. */
 static inline __attribute__((always_inline)) bool seg_take_run(struct ptd_pdec *d,
 								    const struct pdec_seg *g, size_t s,
-								    unsigned len)
+								    unsigned len, struct seg_room *r)
 {
 	const struct pdec_seg_part *q;
 	struct seg_times c;
 	size_t off;
 	unsigned i;
+	bool fit;
 
 	c.has = 0;   /* set by seg_fits, read only after it (gcc cannot tell) */
 	/* one part: the room for notes and the time's bound as for the start
 	 * (pdec_seg_may, seg_again) */
-	if ((g->nparts == 1 ? !seg_fit(d, d->timestamp + d->timestamp_insn_cnt, d->period_insn_cnt,
-				       g->cnt) : !seg_fits(d, g, &c)) ||
+	if (g->nparts == 1) {
+		if (r->state == SEG_ROOM_UNSET)
+			seg_room_set(d, r);
+		fit = r->state == SEG_ROOM_SET ? (uint64_t)g->cnt - 1 < r->left :
+			seg_fit(d, d->timestamp + d->timestamp_insn_cnt, d->period_insn_cnt, g->cnt);
+	} else {
+		fit = seg_fits(d, g, &c);
+		r->state = SEG_ROOM_UNSET;   /* its CYC packets may move the timestamp */
+	}
+	if (!fit ||
 	    d->stack_n + g->cnt >= PDEC_STACK_MAX / 2 ||
 	    (d->stack_cap - d->stack_n + g->deep < g->npush &&
 	     pdec_stack_reserve(d, g->npush - g->deep)))
 		return false;
 	seg_part_take(d, g->part);
+	if (r->state == SEG_ROOM_SET)
+		r->left -= g->cnt;   /* one part (else unset above) */
 	if (g->nparts > 1) {
 		for (i = 1, q = g->part + 1; i < g->nparts; i++, q++) {
 			pdec_cyc_count(d, g->cyc[i - 1]);   /* pdec_calc_cyc_timestamp */
@@ -407,7 +447,9 @@ static inline __attribute__((always_inline)) bool seg_take(struct ptd_pdec *d,
 								const struct pdec_seg *g, size_t s,
 								unsigned len)
 {
-	if (!seg_take_run(d, g, s, len))
+	struct seg_room r = { SEG_ROOM_UNSET, 0 };
+
+	if (!seg_take_run(d, g, s, len, &r))
 		return false;
 	seg_take_tip(d, g);
 	return true;
@@ -554,6 +596,7 @@ int pdec_seg(struct ptd_pdec *d, size_t s, bool chain)
 	uint64_t h;
 	uint8_t tag;
 	struct pdec_segtab t;
+	struct seg_room room = { SEG_ROOM_UNSET, 0 };
 	bool watch, rescan, asked = false;
 	int n = 0;
 
@@ -611,7 +654,7 @@ int pdec_seg(struct ptd_pdec *d, size_t s, bool chain)
 				break;
 		}
 		d->seg.backoff = 0;
-		if (!seg_take_run(d, g, s, len))
+		if (!seg_take_run(d, g, s, len, &room))
 			return seg_tip(d, taken, n);
 		taken = g;
 		d->seg.taken++;
