@@ -145,6 +145,8 @@ struct ptd_pdec {
 		uint64_t ctaken, cnoted;  /* segments of more than one TIP taken, noted; */
 		uint64_t cmark, window;   /* ctaken at the last window of cnoted, its size */
 		bool closed;              /* a window closed: tips set to 1 */
+		uint8_t hold;             /* rows not to try (pdec_seg_row) after one whose
+		                             first segment held CYC packets */
 		const uint8_t *buf;
 		struct pdec_seg_key key;
 		uint64_t below[PDEC_SEG_DEEP - 1];   /* the return stack's below the top */

@@ -75,6 +75,7 @@
  * entries below the top of the return stack a segment does not take are
  * kept as 0, so that a key and the entries it takes have one segment. */
 #include "decoders/intel-pt/pdec_parse.h"
+#include "decoders/intel-pt/pdec_segkey.h"
 #include "decoders/intel-pt/pdec_segtab.h"
 
 #include "common/hugemem.h"
@@ -135,59 +136,6 @@ static unsigned seg_scan(const uint8_t *p, size_t avail, unsigned tips, struct s
 		t = 0;
 	}
 	return e->n;
-}
-
-/* The next bytes at p (avail of them), little-endian, zero past them,
- * into w; how many, at most PDEC_SEG_BYTES */
-_Static_assert(PDEC_SEG_WORDS == 3, "seg_next reads three words");
-static inline __attribute__((always_inline)) unsigned seg_next(uint64_t *w, const uint8_t *p,
-								size_t avail)
-{
-	uint64_t v[PDEC_SEG_WORDS] = { 0, 0, 0 };
-
-	if (avail < PDEC_SEG_BYTES)
-		memcpy(v, p, avail);
-	else
-		memcpy(v, p, sizeof(v));
-	w[0] = le64toh(v[0]);
-	w[1] = le64toh(v[1]);
-	w[2] = le64toh(v[2]);
-	return avail < PDEC_SEG_BYTES ? (unsigned)avail : PDEC_SEG_BYTES;
-}
-
-/* The bytes of a word that hold n (any number) of the key's bytes */
-#define SEG_MASK(n) ((n) >= 8 ? ~0ULL : (n) > 0 ? (1ULL << (8 * (n))) - 1 : 0)
-
-/* The masks of a key's words for each length, looked up (computed, they
- * took 8 instructions more a segment) */
-#define SEG_MASKS(n) { SEG_MASK(n), SEG_MASK((n) - 8), SEG_MASK((n) - 16) }
-_Static_assert(PDEC_SEG_BYTES == 24, "the masks' table");
-static const uint64_t seg_masks[PDEC_SEG_BYTES + 1][PDEC_SEG_WORDS] = {
-	SEG_MASKS(0), SEG_MASKS(1), SEG_MASKS(2), SEG_MASKS(3), SEG_MASKS(4),
-	SEG_MASKS(5), SEG_MASKS(6), SEG_MASKS(7), SEG_MASKS(8), SEG_MASKS(9),
-	SEG_MASKS(10), SEG_MASKS(11), SEG_MASKS(12), SEG_MASKS(13), SEG_MASKS(14),
-	SEG_MASKS(15), SEG_MASKS(16), SEG_MASKS(17), SEG_MASKS(18), SEG_MASKS(19),
-	SEG_MASKS(20), SEG_MASKS(21), SEG_MASKS(22), SEG_MASKS(23), SEG_MASKS(24),
-};
-
-/* The key's bytes: len (at most PDEC_SEG_BYTES) of the next bytes w */
-static inline __attribute__((always_inline)) void seg_bytes(struct pdec_seg_key *k,
-							     const uint64_t *w, unsigned len)
-{
-	const uint64_t *m = seg_masks[len];
-
-	k->len = (uint8_t)len;
-	k->bytes[0] = w[0] & m[0];
-	k->bytes[1] = w[1] & m[1];
-	k->bytes[2] = w[2] & m[2];
-}
-
-/* The hash of the next bytes w from ip for seg.hint: of the bytes every
- * segment has, and ip; its slot the top PDEC_SEG_HINT_BITS, its tag the
- * 8 bits below */
-static inline __attribute__((always_inline)) uint64_t seg_hint(const uint64_t *w, uint64_t ip)
-{
-	return (w[0] & SEG_MASK(PDEC_SEG_MIN)) * 0x9e3779b97f4a7c15ULL ^ ip * 0xff51afd7ed558ccdULL;
 }
 
 /* The part noted begins */
@@ -270,35 +218,6 @@ static inline __attribute__((always_inline)) bool seg_fit(const struct ptd_pdec 
 	return pdec_insn_fit_at(d, ts, pic, cnt);
 }
 
-/* The instructions one-part segments may still take in a row (pdec_seg)
- * without a sample: they move the time (the timestamp and the
- * instructions since) by their count, and the timestamp stays.  With a
- * continuous period of ticks, seg_fit holds for cnt instructions from a
- * time ts just when 1 <= cnt and ts + cnt stays below the end of ts's
- * period, whose masked bits are at or below the last masked timestamp
- * (else it holds for none); so the room is that end, less ts, less 1,
- * and taken counts come off it.  Asked for at the row's first such
- * segment; SEG_ROOM_NONE where seg_fit is asked each time (other
- * periods, before the period is continuous) */
-enum { SEG_ROOM_UNSET, SEG_ROOM_SET, SEG_ROOM_NONE };
-struct seg_room {
-	int state;
-	uint64_t left;
-};
-
-static void seg_room_set(const struct ptd_pdec *d, struct seg_room *r)
-{
-	uint64_t ts = d->timestamp + d->timestamp_insn_cnt, masked = ts & d->period_mask;
-	uint64_t end = masked + d->period_ticks;
-
-	r->state = SEG_ROOM_NONE;
-	if (d->p.period_type != PDEC_PERIOD_TICKS || !d->continuous_period || ts < d->timestamp ||
-	    end <= masked || d->period_mask != ~(d->period_ticks - 1))
-		return;
-	r->state = SEG_ROOM_SET;
-	r->left = masked > d->last_masked_timestamp ? 0 : end - 1 - ts;
-}
-
 /* The times a segment's CYC packets give (pdec_cyc_time): ts[i] after
  * part i, when bit i of has is set */
 struct seg_times {
@@ -369,34 +288,23 @@ static inline __attribute__((always_inline)) void seg_part_take(struct ptd_pdec 
  * taken as the loop takes them, between its parts. */
 static inline __attribute__((always_inline)) bool seg_take_run(struct ptd_pdec *d,
 								    const struct pdec_seg *g, size_t s,
-								    unsigned len, struct seg_room *r)
+								    unsigned len)
 {
 	const struct pdec_seg_part *q;
 	struct seg_times c;
 	size_t off;
 	unsigned i;
-	bool fit;
 
 	c.has = 0;   /* set by seg_fits, read only after it (gcc cannot tell) */
 	/* one part: the room for notes and the time's bound as for the start
 	 * (pdec_seg_may, seg_again) */
-	if (g->nparts == 1) {
-		if (r->state == SEG_ROOM_UNSET)
-			seg_room_set(d, r);
-		fit = r->state == SEG_ROOM_SET ? (uint64_t)g->cnt - 1 < r->left :
-			seg_fit(d, d->timestamp + d->timestamp_insn_cnt, d->period_insn_cnt, g->cnt);
-	} else {
-		fit = seg_fits(d, g, &c);
-		r->state = SEG_ROOM_UNSET;   /* its CYC packets may move the timestamp */
-	}
-	if (!fit ||
+	if ((g->nparts == 1 ? !seg_fit(d, d->timestamp + d->timestamp_insn_cnt, d->period_insn_cnt,
+				       g->cnt) : !seg_fits(d, g, &c)) ||
 	    d->stack_n + g->cnt >= PDEC_STACK_MAX / 2 ||
 	    (d->stack_cap - d->stack_n + g->deep < g->npush &&
 	     pdec_stack_reserve(d, g->npush - g->deep)))
 		return false;
 	seg_part_take(d, g->part);
-	if (r->state == SEG_ROOM_SET)
-		r->left -= g->cnt;   /* one part (else unset above) */
 	if (g->nparts > 1) {
 		for (i = 1, q = g->part + 1; i < g->nparts; i++, q++) {
 			pdec_cyc_count(d, g->cyc[i - 1]);   /* pdec_calc_cyc_timestamp */
@@ -447,9 +355,7 @@ static inline __attribute__((always_inline)) bool seg_take(struct ptd_pdec *d,
 								const struct pdec_seg *g, size_t s,
 								unsigned len)
 {
-	struct seg_room r = { SEG_ROOM_UNSET, 0 };
-
-	if (!seg_take_run(d, g, s, len, &r))
+	if (!seg_take_run(d, g, s, len))
 		return false;
 	seg_take_tip(d, g);
 	return true;
@@ -578,6 +484,33 @@ static inline __attribute__((always_inline)) int seg_tip(struct ptd_pdec *d,
 	return n;
 }
 
+/* pdec_seg_row from s, with the table asked for: any taken?  Out of
+ * pdec_seg's loop, whose registers it would take.  Where the first
+ * segment holds CYC packets, which pdec_seg_row leaves to the loop, the
+ * next SEG_ROW_HOLD rows are not tried (the bench's W4, a CYC packet
+ * before each TNT and TIP, whose few segments of one part each begin a
+ * row: 1.6% more instructions in all when each is tried) */
+#define SEG_ROW_HOLD 64
+static __attribute__((noinline)) bool seg_row(struct ptd_pdec *d, size_t s, struct pdec_segtab *t,
+					      bool *asked, const struct pdec_seg **taken)
+{
+	const struct pdec_seg *found = NULL;
+	unsigned n;
+
+	if (d->seg.hold) {
+		d->seg.hold--;
+		return false;
+	}
+	if (!*asked) {
+		d->p.seg_table(d->p.ctx, d->ip, t);
+		*asked = true;
+	}
+	n = t->segs ? pdec_seg_row(d, s, t, taken, &found) : 0;
+	if (!n && found && found->nparts > 1)
+		d->seg.hold = SEG_ROW_HOLD;
+	return n;
+}
+
 /* A segment is looked up with the length its bytes scanned to the last
  * time they came from its ip (seg.hint) before they are scanned: a
  * segment found for the key of that length holds those bytes, which
@@ -596,11 +529,20 @@ int pdec_seg(struct ptd_pdec *d, size_t s, bool chain)
 	uint64_t h;
 	uint8_t tag;
 	struct pdec_segtab t;
-	struct seg_room room = { SEG_ROOM_UNSET, 0 };
-	bool watch, rescan, asked = false;
+	bool watch, rescan, asked = false, row = false;
+	const bool rows = d->p.seg_table && !d->seg.checking;
 	int n = 0;
 
 	for (;; s = d->off + d->pkt_step) {
+		/* after one of one part taken here, the commonest segments in a
+		 * loop of their own (where rows are long); from where it stops,
+		 * this one */
+		if (row && seg_row(d, s, &t, &asked, &taken)) {
+			n = 1;
+			if (!seg_again(d))
+				return seg_tip(d, taken, n);
+			s = d->off + d->pkt_step;
+		}
 		if (s + PDEC_SEG_MIN > d->len)
 			return seg_none(d, seg_tip(d, taken, n), chain);
 		avail = seg_next(w, d->buf + s, d->len - s);
@@ -654,9 +596,10 @@ int pdec_seg(struct ptd_pdec *d, size_t s, bool chain)
 				break;
 		}
 		d->seg.backoff = 0;
-		if (!seg_take_run(d, g, s, len, &room))
+		if (!seg_take_run(d, g, s, len))
 			return seg_tip(d, taken, n);
 		taken = g;
+		row = rows && g->nparts == 1;
 		d->seg.taken++;
 		d->seg.ctaken += g->tips > 1;
 		d->seg.found_cyc += g->nparts > 1;

@@ -1,0 +1,203 @@
+/* Segments taken in a row (pdec_seg.c): the commonest kind, in a loop
+ * of its own whose state stays in locals.
+ *
+ * In call-heavy code most segments are taken one after the other (the
+ * bench's W2: 32 a call of pdec_seg), each found from its hint in the
+ * walk's table, of one part, noting at most the skipped states'
+ * timestamps and an update of the sample time, and taking no sample.
+ * Taken through the decoder's fields, each reads and writes some 30 of
+ * them (the key's, the counts', the return stack's, the position's), and
+ * the compiler cannot keep them in registers across the stores into the
+ * return stack, which may alias them.  Here the ip, the return stack's
+ * depth and top, the key's flags, the instructions taken and the room
+ * left before a sample are locals, and the decoder is brought up to date
+ * once, when the row ends, as seg_take_run would have left it after each
+ * segment.  Any other segment ends the row, and pdec_seg's loop takes it
+ * (looked up again: handing it over cost more in that loop than the
+ * lookups it saved). */
+#include "decoders/intel-pt/pdec_segkey.h"
+
+#include "decoders/intel-pt/pdec_segtab.h"
+
+/* The flags of a part this loop takes: the sample time updated, and
+ * skipped states' timestamps noted */
+#define ROW_FLAGS (PDEC_SEG_UPD | PDEC_SEG_NOTE_S | PDEC_SEG_NOTE_T)
+
+/* The instructions one-part segments may still take in a row
+ * (pdec_seg_row) without a sample: they move the time (the timestamp and
+ * the instructions since) by their count, and the timestamp stays.  With
+ * a period of ticks, seg_fit holds for cnt instructions from a time ts
+ * - continuous: just when 1 <= cnt and ts + cnt stays below the end of
+ *   ts's period, whose masked bits are at or below the last masked
+ *   timestamp (else it holds for none); the room is that end, less ts,
+ *   less 1;
+ * - not yet continuous (pdec_period_quiet_at): when ts + cnt + 1 stays
+ *   below the end of the last masked timestamp's period and cnt is less
+ *   than a period; the room is that end, less ts, less 2, and at most a
+ *   period less 1 (a room too small only leaves a segment to pdec_seg);
+ * and taken counts come off it.  False where there is none to work out
+ * (periods of instructions). */
+static bool row_room(const struct ptd_pdec *d, uint64_t *left)
+{
+	uint64_t ts = d->timestamp + d->timestamp_insn_cnt, masked = ts & d->period_mask;
+	uint64_t end;
+
+	if (d->p.period_type != PDEC_PERIOD_TICKS || ts < d->timestamp ||
+	    ts >= UINT64_MAX - (1ULL << 34) || d->period_mask != ~(d->period_ticks - 1))
+		return false;
+	if (d->continuous_period) {
+		end = masked + d->period_ticks;
+		if (end <= masked)
+			return false;
+		*left = masked > d->last_masked_timestamp ? 0 : end - 1 - ts;
+	} else {   /* pdec_period_quiet_at */
+		end = d->last_masked_timestamp + d->period_ticks;
+		if (end <= d->last_masked_timestamp)
+			return false;
+		*left = ts + 2 > end ? 0 : end - 2 - ts;
+		if (*left > d->period_ticks - 1)
+			*left = d->period_ticks - 1;   /* cnt < period_ticks: less, never more */
+	}
+	return true;
+}
+
+/* The row's state in locals: what the decoder's fields are, given the
+ * instructions taken since its start */
+struct row {
+	size_t stack_n;
+	uint64_t ip, last_ip, top;
+	uint64_t taken;               /* instructions since */
+	uint64_t ts_cnt;              /* timestamp_insn_cnt then */
+	uint64_t sample_cnt;
+	uint64_t left;                /* room before a sample */
+	bool upd;                     /* the sample time updated since */
+	uint8_t eq, cyc;              /* the key's */
+};
+
+/* false where no room can be worked out */
+static inline __attribute__((always_inline)) bool row_load(const struct ptd_pdec *d,
+							    struct row *r)
+{
+	r->stack_n = d->stack_n;
+	r->top = r->stack_n ? d->stack[r->stack_n - 1] : 0;
+	r->ip = d->ip;
+	r->last_ip = d->last_ip;
+	r->taken = 0;
+	r->ts_cnt = d->timestamp_insn_cnt;
+	r->sample_cnt = d->sample_insn_cnt;
+	r->upd = false;
+	r->eq = d->sample_timestamp == d->timestamp;
+	r->cyc = d->sample_cyc;
+	return row_room(d, &r->left);
+}
+
+/* The decoder as seg_take_run would leave it after g, the last segment
+ * taken, which ends at offset s */
+static inline __attribute__((always_inline)) void row_store(struct ptd_pdec *d,
+							     const struct row *r,
+							     const struct pdec_seg *g, size_t s)
+{
+	d->tot_insn_cnt += r->taken;
+	d->timestamp_insn_cnt += r->taken;
+	d->period_insn_cnt += r->taken;
+	if (r->upd) {   /* pdec_update_sample_time */
+		d->sample_timestamp = d->timestamp;
+		d->state.cycles = d->tot_cyc_cnt;
+		d->seg.upd = true;
+	}
+	d->sample_insn_cnt = r->sample_cnt;
+	d->stack_n = r->stack_n;
+	d->ip = d->last_ip = r->ip;
+	d->pos += s - g->tip_size - d->off;
+	d->off = s - g->tip_size;
+	d->pkt_step = g->tip_size;
+}
+
+unsigned pdec_seg_row(struct ptd_pdec *d, size_t s, const struct pdec_segtab *t,
+		      const struct pdec_seg **last, const struct pdec_seg **found)
+{
+	/* in locals: what the stores into the return stack may alias */
+	const uint8_t *const buf = d->buf;
+	const size_t len = d->len;
+	const struct pdec_segent *const segs = t->segs;
+	const unsigned bits = t->bits;
+	const void *const map = t->map;
+	const uint64_t lo = t->lo, span = t->len;
+	struct pdec_seg_hint *const hint = d->seg.hint;
+	const unsigned tips = d->seg.tips;
+	uint64_t *const stack = d->stack;
+	const size_t cap = d->stack_cap;
+	const struct pdec_seg *g, *prev = NULL;
+	unsigned n = 0, two = 0, l, i, f;
+	uint64_t w[PDEC_SEG_WORDS], h;
+	struct pdec_seg_key k;
+	struct pdec_seg_hint *slot;
+	struct row r;
+
+	if (!row_load(d, &r))
+		return 0;
+	while (len - s >= PDEC_SEG_BYTES && r.ip - lo < span) {
+		seg_next(w, buf + s, PDEC_SEG_BYTES);
+		h = seg_hint(w, r.ip);
+		slot = &hint[h >> (64 - PDEC_SEG_HINT_BITS)];
+		if (slot->tag != (uint8_t)(h >> (56 - PDEC_SEG_HINT_BITS)) || !(l = slot->len))
+			break;
+		k.ip = r.ip;
+		k.last_ip = r.last_ip & ~0xffffULL;
+		k.top = r.top;
+		k.eq = r.eq;
+		k.cyc = r.cyc;
+		seg_bytes(&k, w, l);
+		if (!(g = pdec_segtab_find(segs, bits, map, &k, stack, r.stack_n)))
+			break;
+		f = g->part[0].flags;
+		if (g->nparts != 1 || (f & ~ROW_FLAGS) || (uint64_t)g->cnt - 1 >= r.left ||
+		    r.stack_n + g->cnt >= PDEC_STACK_MAX / 2 || cap - r.stack_n + g->deep < g->npush ||
+		    (g->tips < tips && slot->n + 1 >= PDEC_SEG_RESCAN)) {   /* pdec_seg scans */
+			*found = g;
+			break;
+		}
+		if (g->tips < tips)
+			slot->n++;   /* pdec_seg's count to the next scan */
+		/* seg_take_run (seg_part_take) */
+		if (f & PDEC_SEG_NOTE_S) {   /* the sample time before the part */
+			uint64_t st = r.eq ? d->timestamp : d->sample_timestamp;
+
+			if (st > d->skipped_timestamp)
+				pdec_note_skipped(d, st);
+		}
+		r.left -= g->cnt;
+		r.taken += g->cnt;
+		if (f & PDEC_SEG_UPD) {
+			r.upd = true;
+			r.eq = true;
+			r.sample_cnt = r.ts_cnt + r.taken - g->part[0].after;
+		} else {
+			r.sample_cnt += g->cnt;
+		}
+		if ((f & PDEC_SEG_NOTE_T) && d->timestamp > d->skipped_timestamp)
+			pdec_note_skipped(d, d->timestamp);
+		r.stack_n -= g->deep;
+		for (i = 0; i < g->npush; i++)
+			stack[r.stack_n++] = g->push[i];
+		r.top = r.stack_n ? stack[r.stack_n - 1] : 0;
+		if (g->flags & PDEC_SEG_POP)
+			d->ret_addr = g->ret_addr;
+		r.ip = r.last_ip = g->ip;
+		prev = g;
+		s += l;
+		n++;
+		two += g->tips > 1;
+		if (s >= len || !pdec_seg_packet(buf[s], true) ||   /* seg_again */
+		    (d->list_skipped && d->n_skipped_ts + 2 >= PDEC_SKIPPED_TS))
+			break;
+	}
+	if (!n)
+		return 0;
+	row_store(d, &r, prev, s);
+	*last = prev;
+	d->seg.backoff = 0;
+	d->seg.taken += n;
+	d->seg.ctaken += two;
+	return n;
+}
