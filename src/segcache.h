@@ -1,8 +1,9 @@
 /* Segments for the Intel PT decoder (pdec_params.seg_find, seg_put,
  * seg_table; decoders/intel-pt/pdec_seg.c, the table's layout and
  * lookup in decoders/intel-pt/pdec_segtab.h): what the TNT packets up
- * to a TIP leave, cached by (map, the decoder's key: ip, the last IP's upper bits, the
- * return stack's top entries the segment takes, the trace bytes, whether
+ * to a TIP leave, cached by (map, the decoder's key: ip, the last IP's
+ * upper bits, the return stack's top entries the segment takes, the
+ * trace bytes, whether
  * the sample time was up to date and whether cycles were still to be
  * sampled; hashed with the top entry alone) for a segment
  * whose every walk found its code in that map.  As for chains

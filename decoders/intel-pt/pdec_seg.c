@@ -416,15 +416,10 @@ static void seg_compare(struct ptd_pdec *d, bool fail)
 	free(c);
 }
 
-/* After a segment taken, may the next one be?  Of what pdec_seg_may
- * asks, a segment changes only the next packet and the list of skipped
- * timestamps. */
+/* After a segment taken, may the next one be (seg_again_at)? */
 static inline __attribute__((always_inline)) bool seg_again(const struct ptd_pdec *d)
 {
-	size_t s = d->off + d->pkt_step;
-
-	return s < d->len && pdec_seg_packet(d->buf[s], true) &&
-	       (!d->list_skipped || d->n_skipped_ts + 2 < PDEC_SKIPPED_TS);
+	return seg_again_at(d, d->off + d->pkt_step);
 }
 
 /* No segment at s: when none was taken before at a TNT packet, the

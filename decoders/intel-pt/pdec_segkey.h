@@ -64,6 +64,15 @@ static inline __attribute__((always_inline)) uint64_t seg_hint(const uint64_t *w
 	return (w[0] & SEG_MASK(PDEC_SEG_MIN)) * 0x9e3779b97f4a7c15ULL ^ ip * 0xff51afd7ed558ccdULL;
 }
 
+/* After a segment taken, may the next one be, from offset s of the
+ * piece?  Of what pdec_seg_may asks, a segment changes only the next
+ * packet and the list of skipped timestamps. */
+static inline __attribute__((always_inline)) bool seg_again_at(const struct ptd_pdec *d, size_t s)
+{
+	return s < d->len && pdec_seg_packet(d->buf[s], true) &&
+	       (!d->list_skipped || d->n_skipped_ts + 2 < PDEC_SKIPPED_TS);
+}
+
 /* Segments taken one after the other from offset s of the piece, while
  * each is the commonest kind (pdec_segrow.c): found from its hint in t
  * (the walk's table, asked for), of one part, noting skipped states'

@@ -160,12 +160,8 @@ unsigned pdec_seg_row(struct ptd_pdec *d, size_t s, const struct pdec_segtab *t,
 		if (g->tips < tips)
 			slot->n++;   /* pdec_seg's count to the next scan */
 		/* seg_take_run (seg_part_take) */
-		if (f & PDEC_SEG_NOTE_S) {   /* the sample time before the part */
-			uint64_t st = r.eq ? d->timestamp : d->sample_timestamp;
-
-			if (st > d->skipped_timestamp)
-				pdec_note_skipped(d, st);
-		}
+		if (f & PDEC_SEG_NOTE_S)   /* the sample time before the part */
+			pdec_note_skipped(d, r.eq ? d->timestamp : d->sample_timestamp);
 		r.left -= g->cnt;
 		r.taken += g->cnt;
 		if (f & PDEC_SEG_UPD) {
@@ -175,7 +171,7 @@ unsigned pdec_seg_row(struct ptd_pdec *d, size_t s, const struct pdec_segtab *t,
 		} else {
 			r.sample_cnt += g->cnt;
 		}
-		if ((f & PDEC_SEG_NOTE_T) && d->timestamp > d->skipped_timestamp)
+		if (f & PDEC_SEG_NOTE_T)
 			pdec_note_skipped(d, d->timestamp);
 		r.stack_n -= g->deep;
 		for (i = 0; i < g->npush; i++)
@@ -188,8 +184,7 @@ unsigned pdec_seg_row(struct ptd_pdec *d, size_t s, const struct pdec_segtab *t,
 		s += l;
 		n++;
 		two += g->tips > 1;
-		if (s >= len || !pdec_seg_packet(buf[s], true) ||   /* seg_again */
-		    (d->list_skipped && d->n_skipped_ts + 2 >= PDEC_SKIPPED_TS))
+		if (!seg_again_at(d, s))
 			break;
 	}
 	if (!n)
