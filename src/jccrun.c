@@ -67,13 +67,15 @@ static void end_step(struct pdec_jcc_run *run, unsigned i, uint64_t cnt, uint64_
 		run->plain = 0;
 }
 
-/* The larger table, the runs taken over; the old one kept (its runs may
- * be lent).  Without memory, the old one stays, and is tried again after
- * as many fills. */
+/* The larger table, the runs taken over (into their sets' first empty
+ * ways: the new sets are no fuller); the old one kept (its runs may be
+ * lent).  Without memory, the old one stays, and is tried again after as
+ * many fills. */
 static void grow(struct ptd_jccruns *r)
 {
-	struct ptd_jccrun *e = ptd_huge_zalloc(((size_t)1 << PTD_JCCRUN_BITS) * sizeof(*e));
+	struct ptd_jccrun *e = ptd_huge_zalloc(((size_t)1 << PTD_JCCRUN_BITS) * sizeof(*e)), *s;
 	size_t i, n = (size_t)1 << r->bits;
+	unsigned w;
 
 	if (!e) {
 		r->fills = 0;
@@ -82,23 +84,46 @@ static void grow(struct ptd_jccruns *r)
 	r->old = r->e;
 	r->e = e;
 	r->bits = PTD_JCCRUN_BITS;
-	for (i = 0; i < n; i++)
-		if (r->old[i].file)
-			*ptd_jccrun_slot(r, r->old[i].file, r->old[i].off, r->old[i].outcomes,
-					 r->old[i].ret) = r->old[i];
+	for (i = 0; i < n; i++) {
+		if (!r->old[i].file)
+			continue;
+		s = ptd_jccrun_set(r, r->old[i].file, r->old[i].off, r->old[i].outcomes,
+				   r->old[i].ret);
+		for (w = 0; w < PTD_JCCRUN_WAYS && s[w].file; w++)
+			;
+		if (w < PTD_JCCRUN_WAYS) {
+			s[w] = r->old[i];
+			s->mru = (uint8_t)w;
+		}
+	}
 }
 
-const struct ptd_jccrun *ptd_jccrun_build(struct ptd_jccruns *r, struct ptd_jccrun *e,
+/* The run of set s to build a new one in: an empty one, else the one used
+ * longest ago */
+static struct ptd_jccrun *victim(struct ptd_jccrun *s)
+{
+	unsigned w;
+
+	for (w = 0; w < PTD_JCCRUN_WAYS && s[w].file; w++)
+		;
+	if (w == PTD_JCCRUN_WAYS)
+		w = !s->mru;
+	s->mru = (uint8_t)w;
+	return &s[w];
+}
+
+const struct ptd_jccrun *ptd_jccrun_build(struct ptd_jccruns *r, struct ptd_jccrun *s,
 					  struct ptd_insncache *ic, struct ptd_pinsn *pi,
 					  const struct ptd_dsofile *f, uint64_t off, uint64_t begin,
 					  uint64_t end, uint32_t outcomes, uint64_t ret)
 {
 	struct ptd_insncache_blk b;
+	struct ptd_jccrun *e;
 	struct pdec_jcc_run *run;
 	uint64_t o = off, cnt = 0, br, next, calls[PDEC_JCC_OPS];
 	unsigned i = 0, uncond = 0, nops = 0, ncalls = 0;
 
-	if (!e) {
+	if (!s) {
 		/* the table, at the first use */
 		if (r->no_mem ||
 		    !(r->e = ptd_huge_zalloc(((size_t)1 << PTD_JCCRUN_BITS_FIRST) * sizeof(*r->e)))) {
@@ -109,7 +134,8 @@ const struct ptd_jccrun *ptd_jccrun_build(struct ptd_jccruns *r, struct ptd_jccr
 		return ptd_jccrun_get(r, ic, pi, f, off, begin, end, outcomes, 0, 0);
 	}
 	if (++r->fills > (size_t)1 << r->bits && r->bits < PTD_JCCRUN_BITS)
-		grow(r);   /* e is the old table's, filled all the same */
+		grow(r);   /* s is the old table's, filled all the same */
+	e = victim(s);
 	e->file = f;
 	e->off = off;
 	e->outcomes = outcomes;
@@ -188,22 +214,23 @@ const struct ptd_jccrun *ptd_jccrun_get(struct ptd_jccruns *r, struct ptd_insnca
 					uint64_t off, uint64_t begin, uint64_t end,
 					uint32_t outcomes, unsigned count, uint64_t ret)
 {
-	struct ptd_jccrun *e;
+	struct ptd_jccrun *s, *e;
 	const struct ptd_jccrun *run;
 
 	if (ptd_jccrun_find(r, f, off, begin, end, outcomes, count, ret, &run))
 		return run;
-	e = ptd_jccrun_slot(r, f, off, outcomes, 0);
-	if (!e || !ptd_jccrun_is(e, f, off, outcomes, 0)) {
+	s = ptd_jccrun_set(r, f, off, outcomes, 0);
+	if (!s || !(e = ptd_jccrun_in(s, f, off, outcomes, 0))) {
 		/* the run from off built, then asked for again: where it is
 		 * now (the table may have been made, or grown), and with the
 		 * one going on at ret */
-		if (!ptd_jccrun_build(r, e, ic, pi, f, off, begin, end, outcomes, 0))
+		if (!ptd_jccrun_build(r, s, ic, pi, f, off, begin, end, outcomes, 0))
 			return NULL;
 		return ptd_jccrun_get(r, ic, pi, f, off, begin, end, outcomes, count, ret);
 	}
-	/* the run from off is cached, the one going on at ret is not */
-	return ptd_jccrun_build(r, ptd_jccrun_slot(r, f, off, outcomes, ret), ic, pi, f, off, begin,
+	/* the run from off is cached (and the set's last used: the one going
+	 * on at ret does not take its place), the one going on at ret is not */
+	return ptd_jccrun_build(r, ptd_jccrun_set(r, f, off, outcomes, ret), ic, pi, f, off, begin,
 				end, outcomes, ret) ?: e;
 }
 

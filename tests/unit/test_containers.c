@@ -1,6 +1,6 @@
 /* vec, u64map, heap, huge-page tables, the walk's instruction cache
- * growing, the segments' sets and growth, the noted records' log: the
- * small containers everything else uses. */
+ * growing, the sets of runs of TNT bits and of segments and their growth,
+ * the noted records' log: the small containers everything else uses. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,7 +11,9 @@
 #include "common/hugemem.h"
 #include "common/u64map.h"
 #include "common/vec.h"
+#include "decoders/intel-pt/pinsn.h"
 #include "insncache.h"
+#include "jccrun.h"
 #include "notelog.h"
 #include "segcache.h"
 #include "tests/tap.h"
@@ -183,6 +185,92 @@ static struct pdec_seg seg_for(uint64_t ip)
 	return g;
 }
 
+/* The run from off for outcomes 0xa5 in the code of jcc_sets, built
+ * when not cached (r->fills counts the builds) */
+static const struct ptd_jccrun *run_at(struct ptd_jccruns *r, struct ptd_insncache *ic,
+				       struct ptd_pinsn *pi, const struct ptd_dsofile *f, uint64_t off)
+{
+	return ptd_jccrun_get(r, ic, pi, f, off, 0, f->size, 0xa5, PDEC_JCC_MAX, 0);
+}
+
+/* Is the run from off cached (found without a build)? */
+static int run_cached(struct ptd_jccruns *r, const struct ptd_dsofile *f, uint64_t off)
+{
+	const struct ptd_jccrun *e;
+
+	return ptd_jccrun_find(r, f, off, 0, f->size, 0xa5, PDEC_JCC_MAX, 0, &e) && e &&
+	       e->off == off;
+}
+
+/* jccrun.h: sets of PTD_JCCRUN_WAYS runs, the one used longest ago
+ * replaced, and the runs a table held found after it grew.  The code is
+ * je +0 throughout: from any even offset a run of PDEC_JCC_MAX steps,
+ * one instruction each. */
+static void jcc_sets(void)
+{
+	static uint8_t code[1 << 16];
+	const struct ptd_dsofile f = { .data = code, .size = sizeof(code), .is_64_bit = 1 };
+	struct ptd_pinsn *pi = ptd_pinsn_new();
+	struct ptd_insncache ic;
+	struct ptd_jccruns r;
+	const struct ptd_jccrun *a;
+	struct ptd_jccrun *set;
+	uint64_t same[3], off, was[128];
+	size_t fills, n = 0, nwas = 0, held = 0, found = 0, i;
+
+	for (i = 0; i < sizeof(code); i += 2) {
+		code[i] = 0x74;
+		code[i + 1] = 0;
+	}
+	memset(&r, 0, sizeof(r));
+	if (!pi || ptd_insncache_init(&ic, 8, 10)) {
+		ok(0, "jccrun: decoder and block cache");
+		ptd_pinsn_free(pi);
+		return;
+	}
+	a = run_at(&r, &ic, pi, &f, 0x100);
+	ok(a && a->run.n == PDEC_JCC_MAX && a->run.insn_cnt[PDEC_JCC_MAX - 1] == PDEC_JCC_MAX &&
+	   a->run.ip[PDEC_JCC_MAX - 1] == 0x100 + 2 * PDEC_JCC_MAX && r.fills == 1,
+	   "jccrun: a run built at the first use (%u steps)", a ? a->run.n : 0);
+	/* keys of one set, three of them */
+	set = ptd_jccrun_set(&r, &f, 0x100, 0xa5, 0);
+	for (off = 0x102; n < 3 && off < sizeof(code) - 64; off += 2)
+		if (ptd_jccrun_set(&r, &f, off, 0xa5, 0) == set)
+			same[n++] = off;
+	if (n < 3) {
+		ok(0, "jccrun: keys of one set");
+		goto out;
+	}
+	run_at(&r, &ic, pi, &f, same[0]);
+	fills = r.fills;
+	ok(run_cached(&r, &f, 0x100) && run_cached(&r, &f, same[0]) && fills == 2,
+	   "jccrun: %u runs of one set both kept", PTD_JCCRUN_WAYS);
+	run_cached(&r, &f, 0x100);   /* used last: same[0] is the one to go */
+	run_at(&r, &ic, pi, &f, same[1]);
+	ok(r.fills == fills + 1 && run_cached(&r, &f, same[1]) && run_cached(&r, &f, 0x100) &&
+	   !run_cached(&r, &f, same[0]),
+	   "jccrun: a third replaces the one used longest ago");
+	/* filled more times than it has entries: the larger table */
+	for (off = 0x2000; r.fills < (size_t)1 << PTD_JCCRUN_BITS_FIRST; off += 2) {
+		run_at(&r, &ic, pi, &f, off);
+		if (off % 16 == 0 && nwas < 128)
+			was[nwas++] = off;
+	}
+	is_u64(r.bits, PTD_JCCRUN_BITS_FIRST, "jccrun: not grown before it is filled");
+	for (i = 0; i < nwas; i++)
+		held += (size_t)run_cached(&r, &f, was[i]);
+	run_at(&r, &ic, pi, &f, off);
+	is_u64(r.bits, PTD_JCCRUN_BITS, "jccrun: then the larger table");
+	for (i = 0; i < nwas; i++)
+		found += (size_t)run_cached(&r, &f, was[i]);
+	ok(held > nwas / 2 && found == held && run_cached(&r, &f, off),
+	   "jccrun: the %zu runs of %zu it held found after it grew", held, nwas);
+out:
+	ptd_jccruns_fini(&r);
+	ptd_insncache_fini(&ic);
+	ptd_pinsn_free(pi);
+}
+
 static int seg_found(const struct ptd_jccruns *r, const void *map, uint64_t ip)
 {
 	struct pdec_seg g = seg_for(ip);
@@ -350,6 +438,7 @@ int main(void)
 	ptd_heap_fini(&h);
 	huge_tables();
 	insncache_growth();
+	jcc_sets();
 	segcache_sets();
 	note_log();
 	return done_testing();
