@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/ending.h"
 #include "common/u64map.h"
 #include "pathsafe.h"
 #include "symfile.h"
@@ -69,7 +70,7 @@ void ptd_dsofiles_free(struct ptd_dsofiles *f)
 	if (!f)
 		return;
 	for (i = 0; i < f->n; i++) {
-		if (f->all[i]->map)
+		if (f->all[i]->map && !ptd_ending())
 			munmap(f->all[i]->map, f->all[i]->map_size);
 		free(f->all[i]->path);
 		free(f->all[i]->f.symfile);

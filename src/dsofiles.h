@@ -32,7 +32,9 @@ struct ptd_dsofile {
 /* symfs and buildid_dir may be NULL (buildid_dir NULL: $HOME/.debug).
  * Both are copied.  NULL when out of memory. */
 struct ptd_dsofiles *ptd_dsofiles_new(const char *symfs, const char *buildid_dir);
-void ptd_dsofiles_free(struct ptd_dsofiles *f);   /* NULL-safe; unmaps everything */
+void ptd_dsofiles_free(struct ptd_dsofiles *f);   /* NULL-safe; unmaps everything (but
+                                                     once the process is ending:
+                                                     common/ending.h) */
 
 /* The roots given to ptd_dsofiles_new (buildid_dir with its default
  * filled in; symfs NULL when none), borrowed. */

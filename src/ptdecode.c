@@ -94,6 +94,7 @@ static int run_script(const struct ptd_options *o)
 	so.views.folded = o->format == PTD_FORMAT_FOLDED;
 	so.views.timeline = o->timeline;
 	so.views.latency = o->latency;
+	so.at_exit = 1;
 	return ptd_script_run(&so, stdout);
 #else
 	fprintf(stderr, "ptdecode: decoding perf.data traces needs libipt and capstone, "

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/ending.h"
 #include "common/err.h"
 #include "disasm.h"
 #include "dsofiles.h"
@@ -627,6 +628,8 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	}
 	status = 0;
 out:
+	if (o->at_exit)
+		ptd_ending_set();
 	if (r.gaps)
 		ptd_gaps_fini(r.gaps);
 	ptd_export_run_free(r.exp);

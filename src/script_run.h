@@ -36,6 +36,8 @@ struct ptd_script_run_opts {
 	const char *export_target;  /* its FILE or CONNINFO: write perf's export database instead */
 	int export_replace;         /* --export-replace: an existing database may be replaced */
 	struct ptd_views_opts views;  /* --format=folded, --timeline, --latency (views.h) */
+	int at_exit;                /* the process exits after this run: its mappings are
+	                               left to the exit (common/ending.h) */
 };
 
 /* Returns the exit status: 0, 1 for bad options (message printed), 2 for

@@ -3,13 +3,16 @@
  * Each region is PTD_HUGE_REGION bytes of address space (more for a
  * larger table), 2 MB aligned and advised for huge pages.  Tables are
  * taken from its start onwards and never reused: a fresh mapping is
- * zeroed, and the region is unmapped when its last table is freed. */
+ * zeroed, and the region is unmapped when its last table is freed (left
+ * to the exit once the process is ending: common/ending.h). */
 #include "common/hugemem.h"
 
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+
+#include "common/ending.h"
 
 #define HUGE_SZ ((size_t)2 << 20)
 #define ALIGN 64
@@ -95,7 +98,8 @@ void ptd_huge_free(void *p)
 			break;
 	if (r && !--r->live) {
 		*rp = r->next;
-		munmap(r->base, r->len);
+		if (!ptd_ending())
+			munmap(r->base, r->len);
 		free(r);
 	}
 	pthread_mutex_unlock(&lock);

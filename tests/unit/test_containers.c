@@ -1,12 +1,14 @@
-/* vec, u64map, heap, huge-page tables, the walk's instruction cache
- * growing, the sets of runs of TNT bits and of segments and their growth,
- * the noted records' log: the small containers everything else uses. */
+/* vec, u64map, heap, huge-page tables (and left mapped once the process
+ * is ending), the walk's instruction cache growing, the sets of runs of
+ * TNT bits and of segments and their growth, the noted records' log: the
+ * small containers everything else uses. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
+#include "common/ending.h"
 #include "common/heap.h"
 #include "common/hugemem.h"
 #include "common/u64map.h"
@@ -62,6 +64,24 @@ static void huge_tables(void)
 	ptd_huge_free(big);
 	ok(big && !mapped(big + PTD_HUGE_REGION), "huge tables: the larger one unmapped when freed");
 	ok(!ptd_huge_zalloc(0) && !ptd_huge_zalloc(SIZE_MAX - 4096), "huge tables: sizes 0 and near SIZE_MAX refused");
+}
+
+/* common/ending.h: once the process is ending, a region whose last table
+ * is freed stays mapped (huge_tables: before, it is unmapped) */
+static void ending(void)
+{
+	uint8_t *t;
+
+	ok(!ptd_ending(), "ending: not before it is said");
+	ptd_ending_set();
+	t = ptd_huge_zalloc(4096);
+	if (!t) {
+		ok(0, "ending: a table");
+		return;
+	}
+	t[0] = 1;
+	ptd_huge_free(t);
+	ok(ptd_ending() && mapped(t), "ending: a region left mapped when its last table is freed");
 }
 
 /* records read back as they went in: random ones (extreme values, time
@@ -441,5 +461,6 @@ int main(void)
 	jcc_sets();
 	segcache_sets();
 	note_log();
+	ending();   /* last: the process is ending from there on */
 	return done_testing();
 }
