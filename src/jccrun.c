@@ -67,6 +67,16 @@ static void end_step(struct pdec_jcc_run *run, unsigned i, uint64_t cnt, uint64_
 		run->plain = 0;
 }
 
+/* The first empty run of set s; PTD_JCCRUN_WAYS when it is full */
+static unsigned empty_way(const struct ptd_jccrun *s)
+{
+	unsigned w;
+
+	for (w = 0; w < PTD_JCCRUN_WAYS && s[w].file; w++)
+		;
+	return w;
+}
+
 /* The larger table, the runs taken over (into their sets' first empty
  * ways: the new sets are no fuller); the old one kept (its runs may be
  * lent).  Without memory, the old one stays, and is tried again after as
@@ -89,9 +99,7 @@ static void grow(struct ptd_jccruns *r)
 			continue;
 		s = ptd_jccrun_set(r, r->old[i].file, r->old[i].off, r->old[i].outcomes,
 				   r->old[i].ret);
-		for (w = 0; w < PTD_JCCRUN_WAYS && s[w].file; w++)
-			;
-		if (w < PTD_JCCRUN_WAYS) {
+		if ((w = empty_way(s)) < PTD_JCCRUN_WAYS) {
 			s[w] = r->old[i];
 			s->mru = (uint8_t)w;
 		}
@@ -99,13 +107,12 @@ static void grow(struct ptd_jccruns *r)
 }
 
 /* The run of set s to build a new one in: an empty one, else the one used
- * longest ago */
+ * longest ago (of two: the one not used last) */
+_Static_assert(PTD_JCCRUN_WAYS == 2, "victim: the mru byte tells two ways apart");
 static struct ptd_jccrun *victim(struct ptd_jccrun *s)
 {
-	unsigned w;
+	unsigned w = empty_way(s);
 
-	for (w = 0; w < PTD_JCCRUN_WAYS && s[w].file; w++)
-		;
 	if (w == PTD_JCCRUN_WAYS)
 		w = !s->mru;
 	s->mru = (uint8_t)w;
