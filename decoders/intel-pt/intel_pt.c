@@ -173,6 +173,8 @@ static int ipt_create(struct ptd_decoder **out, const struct ptd_auxinfo *info,
 	if (info && info->npriv)
 		return ptd_err_set(err, PTD_E_UNSUPPORTED,
 				   "intel-pt: AUXTRACE_INFO settings are not read yet (raw mode only)");
+	if ((rc = ptd_ipt_load(err)))
+		return rc;
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return ptd_err_set(err, PTD_E_NOMEM, "out of memory for the Intel PT decoder");

@@ -5,6 +5,7 @@
 #include <intel-pt.h>
 
 #include "decoders/decoder.h"
+#include "decoders/intel-pt/ipt_load.h"
 
 /* errata.c: the errata of cpu.  libipt's own table (pt_cpu_errata) first;
  * for CPUs the libipt built against does not know, ptdecode's table of the

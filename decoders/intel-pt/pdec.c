@@ -88,7 +88,6 @@ void ptd_pdec_free(struct ptd_pdec *d)
 {
 	if (!d)
 		return;
-	pdec_pkt_fini(d);
 	pdec_seg_fini(d);
 	free(d->stack);
 	free(d);

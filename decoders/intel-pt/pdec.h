@@ -8,8 +8,9 @@
  * instruction between timing packets), where errors are reported and how it
  * resynchronizes, which branches it reports at a PSB, at an overflow and at
  * trace begin and end.  This decoder walks the trace as perf's does: packets
- * come from libipt's packet decoder (PAD, short TNT and the IP packets read
- * directly, pdec_pkt.c), instructions from the caller (walk()), and each
+ * come from its own parser, which accepts what libipt's packet decoder
+ * accepts (pdec_parse.h, pdec_rare.c), instructions from the caller
+ * (walk()), and each
  * call of ptd_pdec_decode() gives the next state, as perf's
  * intel_pt_decode() does.
  *

@@ -56,7 +56,7 @@ static inline unsigned pdec_ip_packet_size(unsigned b, size_t len)
  * (its pt_pkt_read_tnt, pt_pkt_read_ip and pt_pkt_read_mtc), without its
  * per-packet set-up: PAD, short and long TNT, TIP, TIP.PGE, TIP.PGD and
  * FUP with a valid IP compression that fits, MTC and TSC (its
- * pt_pkt_read_tsc).  0 for any other: libipt decodes those. */
+ * pt_pkt_read_tsc).  0 for any other: pdec_rare_packet decodes those. */
 static inline __attribute__((always_inline)) int pdec_quick_packet(const uint8_t *p,
 								      size_t len,
 								      struct pdec_pkt *out)
@@ -133,28 +133,28 @@ static inline __attribute__((always_inline)) int pdec_quick_packet(const uint8_t
 	return (int)ip_size;
 }
 
-/* The packet at off of the piece that pk decodes, by libipt, into *out;
- * its size, or <= 0 when bad (pdec_pkt.c). */
-int pdec_parse_ipt(struct pt_packet_decoder *pk, size_t off, struct pdec_pkt *out)
+/* MODE and the extended packets (pdec_rare.c): the packet at p, of the
+ * len bytes left in the piece, into *out; its size, or 0 when bad or cut
+ * off. */
+int pdec_rare_packet(const uint8_t *p, size_t len, struct pdec_pkt *out)
 	__attribute__((noinline));
 
-/* The packet at off of the piece [buf, buf + len) that pk decodes, into
- * *out; its size, or <= 0 when bad.  The common packets and CYC inline,
- * the rest by libipt (pdec_quick_packet takes no CYC packet: its low bits
- * are 11). */
-static inline __attribute__((always_inline)) int pdec_parse(struct pt_packet_decoder *pk,
-							      const uint8_t *buf, size_t len,
+/* The packet at off of the piece [buf, buf + len) into *out; its size, or
+ * 0 when bad or cut off (or off at the end).  The common packets and CYC
+ * inline, the rest by pdec_rare_packet (pdec_quick_packet takes no CYC
+ * packet: its low bits are 11). */
+static inline __attribute__((always_inline)) int pdec_parse(const uint8_t *buf, size_t len,
 							      size_t off, struct pdec_pkt *out)
 {
 	int rc;
 
-	if (!pk || off >= len)
+	if (off >= len)
 		return 0;
 	if ((rc = pdec_quick_packet(buf + off, len - off, out)))
 		return rc;
 	if ((buf[off] & 3) == 3)
 		return pdec_cyc_packet(buf + off, len - off, out);
-	return pdec_parse_ipt(pk, off, out);
+	return pdec_rare_packet(buf + off, len - off, out);
 }
 
 int pdec_bad_packet(struct ptd_pdec *d) __attribute__((cold));
@@ -180,7 +180,7 @@ static inline __attribute__((always_inline)) int pdec_next_packet(struct ptd_pde
 			d->packet = d->memo[d->memo_i].pkt;
 			rc = d->memo[d->memo_i++].size;
 		} else {
-			rc = pdec_parse(d->pk, d->buf, d->len, d->off, &d->packet);
+			rc = pdec_parse(d->buf, d->len, d->off, &d->packet);
 			if (rc <= 0)
 				return pdec_bad_packet(d);
 		}

@@ -7,8 +7,6 @@
 
 #include "decoders/intel-pt/pdec.h"
 
-struct pt_packet_decoder;
-
 /* Packet types, perf's view of them. */
 enum pdec_pkt_type {
 	PK_NONE = 0, PK_BAD, PK_PAD, PK_TNT, PK_TIP_PGD, PK_TIP_PGE, PK_TSC, PK_TMA,
@@ -49,7 +47,6 @@ struct ptd_pdec {
 	size_t len;                     /* its length */
 	size_t off;                     /* offset of the current packet in buf */
 	size_t pkt_step;                /* bytes to the next packet */
-	struct pt_packet_decoder *pk;   /* libipt's, over buf */
 	uint64_t pos;                   /* stream position of the current packet */
 	uint64_t first_trace_nr;        /* ptd_pdec_continue_at: the first new trace's number */
 	uint64_t buf_timestamp;
@@ -180,14 +177,13 @@ bool pdec_next_psb(const uint8_t **buf, size_t *len);
 bool pdec_step_psb(const uint8_t **buf, size_t *len);
 int pdec_scan_for_psb(struct ptd_pdec *d);
 /* For the tests: the packet at buf through the quick path for the
- * commonest packets (0 when it does not take it), or through libipt
- * alone; its size, or <= 0 when bad. */
+ * commonest packets alone (0 when it does not take it), or as the
+ * decoder parses it (pdec_parse); its size, or 0 when bad. */
 int pdec_test_packet(const uint8_t *buf, size_t len, bool quick, struct pdec_pkt *out);
 /* Look ahead from the packet after the current one, without moving:
  * cb returns non-zero to stop.  Stays within the current piece. */
 void pdec_lookahead(struct ptd_pdec *d, int (*cb)(const struct pdec_pkt *pkt, void *data),
 		    void *data);
-void pdec_pkt_fini(struct ptd_pdec *d);
 
 /* pdec.c: helpers and the walks between packets, as perf's functions of
  * the same names (intel_pt_walk_tnt ...).  The walks return 0 with a state

@@ -33,7 +33,6 @@ struct ptd_pdec *ptd_pdec_snapshot(const struct ptd_pdec *d)
 	if (!s)
 		return NULL;
 	memcpy(s, d, sizeof(*s));
-	s->pk = NULL;
 	s->stack = NULL;
 	s->stack_cap = 0;
 	if (d->stack_n) {
@@ -116,7 +115,6 @@ bool ptd_pdec_same(const struct ptd_pdec *a, const struct ptd_pdec *b, bool cycl
 	pdec_same_unread(t, b);
 	t->p = b->p;
 	t->buf = b->buf;
-	t->pk = b->pk;
 	memcpy(t->memo, b->memo, sizeof(t->memo));
 	t->memo_i = b->memo_i;
 	t->memo_n = b->memo_n;

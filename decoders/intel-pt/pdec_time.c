@@ -290,7 +290,7 @@ static void calc_cyc_to_tsc(struct ptd_pdec *d)
 				c.after_cyc = false;
 			continue;
 		}
-		if ((rc = pdec_parse(d->pk, buf, len, off, &pkt)) <= 0)
+		if ((rc = pdec_parse(buf, len, off, &pkt)) <= 0)
 			break;
 		if (pkt.type != PK_PAD && cyc_calc_cb(&pkt, &c))
 			break;

@@ -8,7 +8,9 @@
  * them where it reaches their offsets, as libipt decodes them there, and
  * not at another offset or in another piece of trace.  And the CYC
  * calibration's skim table (pdec_skim_tab) against libipt on the same
- * bytes: the sizes it gives and the packets it says they are. */
+ * bytes: the sizes it gives and the packets it says they are.  And the
+ * whole parser, MODE and the extended packets with it (pdec_rare.c),
+ * against libipt on every first and second byte (parser_checks). */
 #include "config.h"
 
 #include <stdio.h>
@@ -23,6 +25,7 @@ int main(void)
 #include "decoders/intel-pt/pdec_priv.h"
 #include "decoders/intel-pt/pdec_skim.h"
 #include "tests/tap.h"
+#include "tests/unit/ipt_oracle.h"
 
 #include <errno.h>
 #include "xorshift.h"
@@ -89,7 +92,7 @@ static struct ptd_pdec *looked_ahead(struct pieces *s, unsigned *seen)
 static int as_libipt(const struct ptd_pdec *d, const uint8_t *buf)
 {
 	struct pdec_pkt l;
-	int n = pdec_test_packet(buf + d->off, sizeof(piece_a) - d->off, false, &l);
+	int n = ipt_oracle_packet(buf + d->off, sizeof(piece_a) - d->off, &l);
 
 	return n > 0 && (size_t)n == d->pkt_step && l.type == d->packet.type &&
 	       l.count == d->packet.count && l.payload == d->packet.payload;
@@ -175,6 +178,100 @@ static void skim_report(const struct skim_count *s)
 	   s->taken, s->cyc);
 }
 
+/* The bytes after a first byte b and second byte e (of 0x02), so that
+ * some of them are the packet they begin, not bad: PSB's pattern, MNT's
+ * 88, TMA's zero byte and FastCounter, a PTW of 4 or 8 bytes. */
+static void shape_ext(uint8_t *buf, size_t size, unsigned rep)
+{
+	size_t i;
+
+	if (rep % 2)
+		return;   /* half of them as random as they come */
+	switch (buf[1]) {
+	case 0x82:
+		for (i = 2; i + 1 < size; i += 2) {
+			buf[i] = 0x02;
+			buf[i + 1] = 0x82;
+		}
+		if (rep % 8 == 2)
+			buf[2 + rep % 13] ^= 1;   /* one byte of the pattern off */
+		break;
+	case 0xc3:
+		buf[2] = rep % 8 == 2 ? 0x89 : 0x88;
+		break;
+	case 0x73:
+		buf[4] = rep % 8 == 2;    /* the byte libipt wants zero */
+		buf[6] &= rep % 8 == 4 ? 3 : 1;   /* FastCounter bit 9 set in some */
+		break;
+	}
+}
+
+/* The decoder's parser (pdec_parse: the quick path, CYC, pdec_rare.c)
+ * against libipt's packet decoder: every first byte, and after 02 every
+ * second byte, with pseudo-random bytes after them at every length up to
+ * 16.  Where either takes a packet, both must (but CYC, which the parser
+ * reads by perf's rule: up to 9 extension bytes), the same packet. */
+static void parser_checks(void)
+{
+	static const struct { int type; const char *name; } rare[] = {
+		{ PK_MODE_EXEC, "MODE.Exec" }, { PK_MODE_TSX, "MODE.TSX" }, { PK_PSB, "PSB" },
+		{ PK_PSBEND, "PSBEND" }, { PK_OVF, "OVF" }, { PK_TRACESTOP, "TraceStop" },
+		{ PK_CBR, "CBR" }, { PK_TMA, "TMA" }, { PK_PIP, "PIP" }, { PK_VMCS, "VMCS" },
+		{ PK_MNT, "MNT" }, { PK_EXSTOP, "EXSTOP" }, { PK_EXSTOP_IP, "EXSTOP.IP" },
+		{ PK_MWAIT, "MWAIT" }, { PK_PWRE, "PWRE" }, { PK_PWRX, "PWRX" },
+		{ PK_PTWRITE, "PTW" }, { PK_PTWRITE_IP, "PTW.IP" },
+	};
+	enum { NRARE = sizeof(rare) / sizeof(rare[0]) };
+	unsigned long taken[NRARE] = { 0 }, compared = 0, both_bad = 0, differ = 0;
+	unsigned first_bad = 0, b, e, rep, len, k;
+	uint64_t x = 0x2545f4914f6cdd1dULL;
+
+	for (b = 0; b < 256; b++) {
+		if ((b & 3) == 3)
+			continue;   /* CYC */
+		for (e = 0; e < (b == 2 ? 256u : 1u); e++) {
+			for (rep = 0; rep < 48; rep++) {
+				uint8_t buf[16];
+				size_t i;
+
+				for (i = 0; i < sizeof(buf); i++)
+					buf[i] = (uint8_t)xorshift64(&x);
+				buf[0] = (uint8_t)b;
+				if (b == 2) {
+					buf[1] = (uint8_t)e;
+					shape_ext(buf, sizeof(buf), rep);
+				}
+				for (len = 1; len <= sizeof(buf); len++) {
+					struct pdec_pkt p = { 0 }, l = { 0 };
+					int np = pdec_test_packet(buf, len, false, &p);
+					int nl = ipt_oracle_packet(buf, len, &l);
+
+					compared++;
+					if (np <= 0 && nl <= 0) {
+						both_bad++;
+						continue;
+					}
+					if (np != nl || p.type != l.type || p.count != l.count ||
+					    p.payload != l.payload) {
+						if (!differ++)
+							first_bad = b << 8 | (b == 2 ? e : 0);
+						continue;
+					}
+					for (k = 0; k < NRARE; k++)
+						taken[k] += p.type == rare[k].type;
+				}
+			}
+		}
+	}
+	ok(compared > 0 && !differ,
+	   "the parser decodes %lu byte strings as libipt does (%lu bad to both)%s", compared,
+	   both_bad, differ ? " (not all)" : "");
+	if (differ)
+		printf("# %lu differ, the first at bytes %#x\n", differ, first_bad);
+	for (k = 0; k < NRARE; k++)
+		ok(taken[k] > 0, "%s packets parsed as libipt does: %lu", rare[k].name, taken[k]);
+}
+
 int main(void)
 {
 	static const char *const kinds[] = { "PAD", "TNT", "TIP", "TIP.PGE", "TIP.PGD", "FUP",
@@ -206,7 +303,7 @@ int main(void)
 			for (len = 1; len <= sizeof(buf); len++) {
 				struct pdec_pkt q, l;
 				int nq = pdec_test_packet(buf, len, true, &q);
-				int nl = pdec_test_packet(buf, len, false, &l);
+				int nl = ipt_oracle_packet(buf, len, &l);
 
 				skim_check(&skim, b, nl, &l, len);
 				if (nq <= 0)
@@ -232,6 +329,7 @@ int main(void)
 		ok(taken[k] > 0, "%s packets taken by the quick path: %lu", kinds[k], taken[k]);
 	skim_report(&skim);
 	memo_checks();
+	parser_checks();
 	return done_testing();
 }
 #endif
