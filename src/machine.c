@@ -202,7 +202,11 @@ int ptd_machine_mmap(struct ptd_machine *m, int32_t pid, int32_t tid,
 
 const char *ptd_machine_comm_at(const struct ptd_machine *m, int32_t tid, uint64_t time)
 {
-	const struct ptd_thread *t = ptd_machine_thread(m, tid);
+	return ptd_thread_comm_at(ptd_machine_thread(m, tid), time);
+}
+
+const char *ptd_thread_comm_at(const struct ptd_thread *t, uint64_t time)
+{
 	const struct ptd_comm *best = NULL;
 	size_t i;
 

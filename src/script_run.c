@@ -207,7 +207,7 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 	if (r->views)
 		return ptd_views_sample(r->views, &r->rv, sy, &r->err) ? -2 : 0;
 	t = sy->tid != -1 ? ptd_machine_thread(&r->s->machine, sy->tid) : NULL;
-	s.comm = t ? ptd_machine_comm_at(&r->s->machine, sy->tid, sy->now) :
+	s.comm = t ? ptd_thread_comm_at(t, sy->now) :
 		 sy->tid == 0 ? "swapper" : NULL;   /* perf's idle thread */
 	s.pid = sy->pid;
 	s.tid = sy->tid;
@@ -264,7 +264,11 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 		s.brstack_nr = i;
 	}
 	map = resolve(r, sy->pid, sy->ip, sy->now, &s.ip_loc);
-	resolve(r, sy->pid, sy->addr, sy->now, &s.addr_loc);
+	/* the address's symbol is printed for branches and page faults, and
+	 * in JSON for branches; the other samples' (instructions': 0) are not
+	 * looked up */
+	if (r->json || ptd_script_addr_correlates(s.evsel))
+		resolve(r, sy->pid, sy->addr, sy->now, &s.addr_loc);
 	if (r->dis && sy->insn_len)
 		s.disasm = disasm(r, sy, map);
 	r->bi.pid = sy->pid;

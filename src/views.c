@@ -57,7 +57,7 @@ static const char *comm_of(const struct ptd_machine *m, int32_t tid, uint64_t no
 {
 	const struct ptd_thread *t = tid != -1 ? ptd_machine_thread(m, tid) : NULL;
 
-	return t ? ptd_machine_comm_at(m, tid, now) : tid == 0 ? "swapper" : NULL;
+	return t ? ptd_thread_comm_at(t, now) : tid == 0 ? "swapper" : NULL;
 }
 
 static int on_call(void *ctx, const struct ptd_callfeed_call *c)

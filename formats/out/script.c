@@ -254,7 +254,7 @@ static int is_bts(const struct ptd_script_evsel *ev)
 	       ev->sample_period == 1;
 }
 
-static int addr_correlates(const struct ptd_script_evsel *ev)
+int ptd_script_addr_correlates(const struct ptd_script_evsel *ev)
 {
 	/* PERF_COUNT_SW_PAGE_FAULTS 2, _MIN 5, _MAJ 6 */
 	if (ev->type == 1 && (ev->config == 2 || ev->config == 5 || ev->config == 6))
@@ -266,7 +266,7 @@ static int addr_correlates(const struct ptd_script_evsel *ev)
 static void put_addr(struct ptd_script *ps, const struct ptd_script_out *o, FILE *out,
 		     const struct ptd_script_sample *s)
 {
-	if (!addr_correlates(s->evsel)) {
+	if (!ptd_script_addr_correlates(s->evsel)) {
 		ptd_put_hex(out, s->addr, 16);
 		return;
 	}
@@ -362,7 +362,7 @@ static void put_callindent(struct ptd_script *ps, const struct ptd_script_out *o
 	if ((s->flags & PTD_IPF_RETURN) && !s->no_tstack)
 		depth += 1;
 	if (s->flags & (PTD_IPF_CALL | PTD_IPF_TRACE_BEGIN)) {
-		if (addr_correlates(s->evsel) && s->addr_loc.sym)
+		if (ptd_script_addr_correlates(s->evsel) && s->addr_loc.sym)
 			name = s->addr_loc.sym;
 		else
 			ip = s->addr;

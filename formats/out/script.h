@@ -303,6 +303,10 @@ int ptd_script_setup(struct ptd_script *ps, const struct ptd_script_evsel *evs, 
 /* Print one sample as perf script does (nothing when its type has no
  * fields).  Returns 0, or -PTD_E_IO when out is in error. */
 int ptd_script_print(struct ptd_script *ps, FILE *out, const struct ptd_script_sample *s);
+/* perf's sample_addr_correlates_sym: the event's samples print their
+ * address as a symbol (branches, as BTS gives them, and page faults),
+ * the only ones whose addr_loc ptd_script_print reads */
+int ptd_script_addr_correlates(const struct ptd_script_evsel *ev);
 
 /* perf's flags column text without the surrounding "  %-21s " (e.g.
  * "tr end  syscall", "jcc", "bcD").  Returns buf. */
