@@ -122,7 +122,7 @@ static int ext(const uint8_t *p, size_t len, struct pdec_pkt *out)
 		out->payload = le(p + 2, 5) << 12;
 		return 7;
 	case 0xc3:   /* the second extension: 88 is MNT, 8 bytes of payload */
-		if (len < 3 || p[2] != 0x88 || len < 11)
+		if (len < 11 || p[2] != 0x88)
 			return 0;
 		out->type = PK_MNT;
 		out->payload = le(p + 3, 8);
