@@ -48,16 +48,11 @@ static int mode(const uint8_t *p, size_t len, struct pdec_pkt *out)
 	return 0;
 }
 
-/* PSB: 02 82 sixteen times over */
+/* PSB: 02 82 eight times over (ptd_pdec_psb) */
 static int psb(const uint8_t *p, size_t len, struct pdec_pkt *out)
 {
-	unsigned i;
-
-	if (len < PDEC_PSB_LEN)
+	if (len < PDEC_PSB_LEN || memcmp(p, ptd_pdec_psb, PDEC_PSB_LEN))
 		return 0;
-	for (i = 2; i < PDEC_PSB_LEN; i += 2)
-		if (p[i] != 0x02 || p[i + 1] != 0x82)
-			return 0;
 	out->type = PK_PSB;
 	return PDEC_PSB_LEN;
 }
