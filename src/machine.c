@@ -200,12 +200,7 @@ int ptd_machine_mmap(struct ptd_machine *m, int32_t pid, int32_t tid,
 	return d->filename ? 0 : -PTD_E_NOMEM;
 }
 
-const char *ptd_machine_comm_at(const struct ptd_machine *m, int32_t tid, uint64_t time)
-{
-	return ptd_thread_comm_at(ptd_machine_thread(m, tid), time);
-}
-
-const char *ptd_thread_comm_at(const struct ptd_thread *t, uint64_t time)
+static const char *thread_comm_at(const struct ptd_thread *t, uint64_t time)
 {
 	const struct ptd_comm *best = NULL;
 	size_t i;
@@ -228,6 +223,18 @@ const char *ptd_thread_comm_at(const struct ptd_thread *t, uint64_t time)
 		}
 	}
 	return best->comm;
+}
+
+const char *ptd_machine_comm_at(const struct ptd_machine *m, int32_t tid, uint64_t time)
+{
+	return thread_comm_at(ptd_machine_thread(m, tid), time);
+}
+
+const char *ptd_machine_sample_comm(const struct ptd_machine *m, int32_t tid, uint64_t time)
+{
+	const struct ptd_thread *t = tid != -1 ? ptd_machine_thread(m, tid) : NULL;
+
+	return t ? thread_comm_at(t, time) : tid == 0 ? "swapper" : NULL;
 }
 
 /* The map of p containing addr at time; *from and *until (when wanted)

@@ -92,8 +92,10 @@ struct ptd_thread *ptd_machine_thread(const struct ptd_machine *m, int32_t tid);
 /* comm of tid at `time` (the latest set at or before it, or the first one
  * when all are later); NULL when the thread has none. */
 const char *ptd_machine_comm_at(const struct ptd_machine *m, int32_t tid, uint64_t time);
-/* the same of a thread already looked up (ptd_machine_thread) */
-const char *ptd_thread_comm_at(const struct ptd_thread *t, uint64_t time);
+/* perf script's comm for a sample of tid (-1: none) at `time`: the
+ * thread's, as ptd_machine_comm_at, or "swapper" for tid 0, perf's idle
+ * thread, when there is no thread 0 */
+const char *ptd_machine_sample_comm(const struct ptd_machine *m, int32_t tid, uint64_t time);
 /* map containing addr at `time` (the latest to appear at or before time):
  * among the kernel's maps when `kernel` is set, else among process pid's. */
 const struct ptd_map *ptd_machine_find_map(const struct ptd_machine *m, int32_t pid,

@@ -165,7 +165,6 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 	struct run *r = ctx;
 	struct ptd_script_sample s;
 	const char *json;
-	const struct ptd_thread *t;
 	const struct ptd_map *map;
 
 	r->nr_synth++;
@@ -206,9 +205,7 @@ static int on_synth(void *ctx, const struct ptd_synth *sy)
 		return ptd_export_run_sample(r->exp, &r->rv, sy, s.evsel, &r->err) ? -2 : 0;
 	if (r->views)
 		return ptd_views_sample(r->views, &r->rv, sy, &r->err) ? -2 : 0;
-	t = sy->tid != -1 ? ptd_machine_thread(&r->s->machine, sy->tid) : NULL;
-	s.comm = t ? ptd_thread_comm_at(t, sy->now) :
-		 sy->tid == 0 ? "swapper" : NULL;   /* perf's idle thread */
+	s.comm = ptd_machine_sample_comm(&r->s->machine, sy->tid, sy->now);
 	s.pid = sy->pid;
 	s.tid = sy->tid;
 	s.cpu = sy->cpu;

@@ -53,13 +53,6 @@ void ptd_views_itrace(const struct ptd_views *v, struct ptd_itrace *it)
 	it->dont_decode = 0;
 }
 
-static const char *comm_of(const struct ptd_machine *m, int32_t tid, uint64_t now)
-{
-	const struct ptd_thread *t = tid != -1 ? ptd_machine_thread(m, tid) : NULL;
-
-	return t ? ptd_thread_comm_at(t, now) : tid == 0 ? "swapper" : NULL;
-}
-
 static int on_call(void *ctx, const struct ptd_callfeed_call *c)
 {
 	struct ptd_views *v = ctx;
@@ -99,7 +92,7 @@ static int fold(struct ptd_views *v, struct ptd_resolver *rv, const struct ptd_s
 			rc = -1;
 	}
 	if (!rc)
-		rc = ptd_folded_add(v->folded, comm_of(v->m, sy->tid, sy->now),
+		rc = ptd_folded_add(v->folded, ptd_machine_sample_comm(v->m, sy->tid, sy->now),
 				    (const char *const *)v->frames, n);
 	for (i = 0; i < n; i++) {
 		free(v->frames[i]);
@@ -112,8 +105,8 @@ int ptd_views_sample(struct ptd_views *v, struct ptd_resolver *rv, const struct 
 		     struct ptd_err *err)
 {
 	if (v->tl && (sy->kind == PTD_SYN_BRANCH || sy->kind == PTD_SYN_ERROR) && sy->tid != -1 &&
-	    ptd_timeline_thread(v->tl, sy->pid, sy->tid, comm_of(v->m, sy->tid, sy->now),
-				comm_of(v->m, sy->pid, sy->now)))
+	    ptd_timeline_thread(v->tl, sy->pid, sy->tid, ptd_machine_sample_comm(v->m, sy->tid, sy->now),
+				ptd_machine_sample_comm(v->m, sy->pid, sy->now)))
 		return ptd_err_set(err, PTD_E_NOMEM, "out of memory");
 	if (sy->kind == PTD_SYN_ERROR) {
 		if (v->tl)
