@@ -160,7 +160,8 @@ struct ptd_pdec {
 		struct ptd_pdec *check;   /* PTDECODE_DEBUG_SEG_CHECK: the decoder as the
 		                             segment found leaves it, to compare */
 		int checking;             /* PTDECODE_DEBUG_SEG_CHECK set */
-		uint64_t checked;
+		bool row_turn;            /* with it: a row tried at this call of pdec_seg */
+		uint64_t checked, row_checked;   /* segments checked alone, in rows */
 	} seg;
 };
 
@@ -269,6 +270,23 @@ void pdec_seg_end(struct ptd_pdec *d);
 void pdec_seg_cancel(struct ptd_pdec *d);
 void pdec_seg_init(struct ptd_pdec *d);
 void pdec_seg_fini(struct ptd_pdec *d);
+/* pdec_segcheck.c, PTDECODE_DEBUG_SEG_CHECK: a copy of the decoder
+ * (NULL when out of memory), freed; does copy c leave the decoder as d
+ * but for the segments' fields?  pdec_seg_compare: d->seg.check (the
+ * segment found, taken) against d (its packets decoded), or where
+ * decoding stopped inside it (fail), aborting where they differ.  What
+ * differs, said before an abort: the segment found for k (len bytes) is
+ * not one the bytes scan to (0: none, else l, the longest); a row of n
+ * segments leaves d otherwise than i of them taken one at a time. */
+struct ptd_pdec *pdec_seg_copy(const struct ptd_pdec *d);
+void pdec_seg_copy_free(struct ptd_pdec *c);
+bool pdec_seg_same(const struct ptd_pdec *c, const struct ptd_pdec *d);
+void pdec_seg_compare(struct ptd_pdec *d, bool fail);
+__attribute__((noreturn, cold)) void pdec_seg_scan_differs(const struct ptd_pdec *d,
+							   const struct pdec_seg_key *k,
+							   unsigned len, unsigned l);
+__attribute__((noreturn, cold)) void pdec_seg_row_differs(const struct ptd_pdec *d, unsigned n,
+							  unsigned i);
 
 /* pdec_same.c: what two decoders in the same state may hold otherwise,
  * taken into t from b: where the return stack is, when runs of TNT bits

@@ -71,9 +71,12 @@
  *
  * PTDECODE_DEBUG_SEG_CHECK: each segment found is taken by a copy of the
  * decoder and decoded packet by packet by the decoder, and the two are
- * compared at its TIP (the tests run with it); a difference aborts.  The
- * entries below the top of the return stack a segment does not take are
- * kept as 0, so that a key and the entries it takes have one segment. */
+ * compared at its TIP (the tests run with it); a difference aborts
+ * (pdec_segcheck.c).  Every other call of pdec_seg there begins with a
+ * row (pdec_segrow.c), whose segments a copy takes again one at a time
+ * (seg_row_check).  The entries below the top of the return stack a
+ * segment does not take are kept as 0, so that a key and the entries it
+ * takes have one segment. */
 #include "decoders/intel-pt/pdec_parse.h"
 #include "decoders/intel-pt/pdec_segkey.h"
 #include "decoders/intel-pt/pdec_segtab.h"
@@ -367,55 +370,6 @@ static __attribute__((noinline)) bool seg_take_copy(struct ptd_pdec *c, const st
 	return seg_take(c, g, s, len);
 }
 
-/* A copy of d, for the check */
-static struct ptd_pdec *seg_copy(const struct ptd_pdec *d)
-{
-	struct ptd_pdec *c = malloc(sizeof(*c));
-
-	if (!c)
-		return NULL;
-	memcpy(c, d, sizeof(*c));
-	c->stack = NULL;
-	c->stack_n = c->stack_cap = 0;
-	if (pdec_stack_reserve(c, d->stack_n + 1)) {
-		free(c);
-		return NULL;
-	}
-	memcpy(c->stack, d->stack, d->stack_n * sizeof(*d->stack));
-	c->stack_n = d->stack_n;
-	return c;
-}
-
-/* The check: c (the segment taken) against d (decoded), or where d
- * stopped inside (fail) */
-static void seg_compare(struct ptd_pdec *d, bool fail)
-{
-	struct ptd_pdec *c = d->seg.check, *t;
-	bool same = false;
-
-	d->seg.check = NULL;
-	if (!fail && (t = malloc(sizeof(*t)))) {
-		memcpy(t, c, sizeof(*t));
-		pdec_same_unread(t, d);
-		same = !memcmp(t, d, offsetof(struct ptd_pdec, seg)) && c->stack_n == d->stack_n &&
-		       !memcmp(c->stack, d->stack, d->stack_n * sizeof(*d->stack));
-		free(t);
-	}
-	if (!same) {
-		fprintf(stderr,
-			"ptdecode: PTDECODE_DEBUG_SEG_CHECK: the segment at trace position %#llx "
-			"(ip %#llx, %u bytes) %s\n",
-			(unsigned long long)d->pos, (unsigned long long)d->seg.key.ip,
-			(unsigned)d->seg.key.len,
-			fail ? "was taken where decoding stops inside it" :
-			       "leaves the decoder otherwise than decoding it");
-		abort();
-	}
-	d->seg.checked++;
-	free(c->stack);
-	free(c);
-}
-
 /* After a segment taken, may the next one be (seg_again_at)? */
 static inline __attribute__((always_inline)) bool seg_again(const struct ptd_pdec *d)
 {
@@ -432,19 +386,6 @@ static int seg_none(struct ptd_pdec *d, int n, bool chain)
 			d->seg.backoff = d->seg.backoff * 2 + 1;
 	}
 	return n;
-}
-
-/* PTDECODE_DEBUG_SEG_CHECK: the segment found for k (len bytes) is not
- * one the bytes scan to (0: none; else l, the longest) */
-static __attribute__((noreturn, cold)) void seg_scan_differs(const struct ptd_pdec *d,
-							      const struct pdec_seg_key *k,
-							      unsigned len, unsigned l)
-{
-	fprintf(stderr,
-		"ptdecode: PTDECODE_DEBUG_SEG_CHECK: the segment found at trace position %#llx "
-		"(ip %#llx, %u bytes) scans to %u\n",
-		(unsigned long long)d->pos, (unsigned long long)k->ip, len, l);
-	abort();
 }
 
 /* The segment for k: looked up in the table the walk gives (seg_table,
@@ -486,10 +427,46 @@ static inline __attribute__((always_inline)) int seg_tip(struct ptd_pdec *d,
  * before each TNT and TIP, whose few segments of one part each begin a
  * row: 1.6% more instructions in all when each is tried) */
 #define SEG_ROW_HOLD 64
+
+/* PTDECODE_DEBUG_SEG_CHECK: the n segments pdec_seg_row took from s, the
+ * last of them last, taken again by c (the decoder before them) as
+ * pdec_seg's loop takes one (the table t looked up for its key, then
+ * seg_take_run) must leave c as the row left d; a difference aborts.
+ * The loop's segments are checked against decoding their packets. */
+static void seg_row_check(struct ptd_pdec *c, const struct ptd_pdec *d, size_t s,
+			  const struct pdec_segtab *t, unsigned n, const struct pdec_seg *last)
+{
+	const struct pdec_seg *g = NULL;
+	const struct pdec_seg_hint *slot;
+	uint64_t w[PDEC_SEG_WORDS], h;
+	struct pdec_seg_key k;
+	unsigned i, len = 0, avail;
+
+	for (i = 0; i < n; i++, s = c->off + c->pkt_step) {
+		if ((i && !seg_again_at(c, s)) || s + PDEC_SEG_MIN > c->len)
+			break;
+		avail = seg_next(w, c->buf + s, c->len - s);
+		seg_key_of(c, &k);
+		h = seg_hint(w, k.ip);
+		slot = &c->seg.hint[h >> (64 - PDEC_SEG_HINT_BITS)];
+		len = slot->len;
+		if (slot->tag != (uint8_t)(h >> (56 - PDEC_SEG_HINT_BITS)) || !len || len > avail)
+			break;
+		seg_bytes(&k, w, len);
+		if (k.ip - t->lo >= t->len ||
+		    !(g = pdec_segtab_find(t->segs, t->bits, t->map, &k, c->stack, c->stack_n)) ||
+		    g->nparts != 1 || !seg_take_run(c, g, s, len))
+			break;
+	}
+	if (i < n || g != last || !pdec_seg_same(c, d))
+		pdec_seg_row_differs(d, n, i);
+}
+
 static __attribute__((noinline)) bool seg_row(struct ptd_pdec *d, size_t s, struct pdec_segtab *t,
 					      bool *asked, const struct pdec_seg **taken)
 {
 	const struct pdec_seg *found = NULL;
+	struct ptd_pdec *c = NULL;
 	unsigned n;
 
 	if (d->seg.hold) {
@@ -500,7 +477,15 @@ static __attribute__((noinline)) bool seg_row(struct ptd_pdec *d, size_t s, stru
 		d->p.seg_table(d->p.ctx, d->ip, t);
 		*asked = true;
 	}
-	n = t->segs ? pdec_seg_row(d, s, t, taken, &found) : 0;
+	if (!t->segs || (d->seg.checking && !(c = pdec_seg_copy(d))))
+		return false;
+	n = pdec_seg_row(d, s, t, taken, &found);
+	if (c) {
+		if (n)
+			seg_row_check(c, d, s, t, n, *taken);
+		d->seg.row_checked += n;
+		pdec_seg_copy_free(c);
+	}
 	if (!n && found && found->nparts > 1)
 		d->seg.hold = SEG_ROW_HOLD;
 	return n;
@@ -524,8 +509,11 @@ int pdec_seg(struct ptd_pdec *d, size_t s, bool chain)
 	uint64_t h;
 	uint8_t tag;
 	struct pdec_segtab t;
-	bool watch, rescan, asked = false, row = false;
+	bool watch, rescan, asked = false;
 	const bool rows = d->p.seg_table && !d->seg.checking;
+	/* checked, every other call begins with a row (seg_row_check), and
+	 * the segment after it is decoded */
+	bool row = d->p.seg_table && d->seg.checking && (d->seg.row_turn = !d->seg.row_turn);
 	int n = 0;
 
 	for (;; s = d->off + d->pkt_step) {
@@ -541,11 +529,7 @@ int pdec_seg(struct ptd_pdec *d, size_t s, bool chain)
 		if (s + PDEC_SEG_MIN > d->len)
 			return seg_none(d, seg_tip(d, taken, n), chain);
 		avail = seg_next(w, d->buf + s, d->len - s);
-		k.ip = d->ip;
-		k.last_ip = d->last_ip & ~0xffffULL;
-		k.top = d->stack_n ? d->stack[d->stack_n - 1] : 0;
-		k.eq = d->sample_timestamp == d->timestamp;
-		k.cyc = d->sample_cyc;
+		seg_key_of(d, &k);
 		watch = false;
 		g = NULL;
 		h = seg_hint(w, k.ip);
@@ -566,14 +550,14 @@ int pdec_seg(struct ptd_pdec *d, size_t s, bool chain)
 			if (!seg_scan(d->buf + s, d->len - s, g && !rescan ? PDEC_SEG_TIPS : d->seg.tips,
 				      &e)) {
 				if (g && !rescan)
-					seg_scan_differs(d, &k, len, 0);
+					pdec_seg_scan_differs(d, &k, len, 0);
 				return seg_none(d, seg_tip(d, taken, n), chain);
 			}
 			if (g && !rescan) {   /* the check: len is where one of them ends */
 				for (i = 0; i < e.n && e.len[i] != len; i++)
 					;
 				if (i == e.n)
-					seg_scan_differs(d, &k, len, e.len[e.n - 1]);
+					pdec_seg_scan_differs(d, &k, len, e.len[e.n - 1]);
 				ne = i + 1;
 				break;
 			}
@@ -610,9 +594,8 @@ int pdec_seg(struct ptd_pdec *d, size_t s, bool chain)
 		return seg_none(d, n, chain);
 	d->seg.backoff = 0;
 	/* none cached here (or one to check): noted as it is decoded */
-	if (g && (d->seg.check = seg_copy(d)) && !seg_take_copy(d->seg.check, g, s, len)) {
-		free(d->seg.check->stack);
-		free(d->seg.check);
+	if (g && (d->seg.check = pdec_seg_copy(d)) && !seg_take_copy(d->seg.check, g, s, len)) {
+		pdec_seg_copy_free(d->seg.check);
 		d->seg.check = NULL;
 	}
 	d->seg.found_cyc += d->seg.check && g->nparts > 1;
@@ -679,7 +662,7 @@ void pdec_seg_end(struct ptd_pdec *d)
 	}
 	seg_stop(d);
 	if (d->seg.check) {   /* the one found, the same: cached as it is */
-		seg_compare(d, false);
+		pdec_seg_compare(d, false);
 	} else {
 		d->p.seg_put(d->p.ctx, &g, false);
 		d->seg.noted++;
@@ -701,7 +684,7 @@ void pdec_seg_cancel(struct ptd_pdec *d)
 {
 	seg_stop(d);
 	if (d->seg.check)
-		seg_compare(d, true);
+		pdec_seg_compare(d, true);
 }
 
 void pdec_seg_init(struct ptd_pdec *d)
@@ -718,9 +701,10 @@ void pdec_seg_fini(struct ptd_pdec *d)
 	if (d->p.seg_find && getenv("PTDECODE_DEBUG_SEGS"))
 		fprintf(stderr,
 			"ptdecode: segments: %llu taken, %llu noted, %llu checked, %llu with CYC, "
-			"%llu of two TIPs taken or checked, %llu noted%s\n",
+			"%llu of two TIPs taken or checked, %llu noted, %llu taken in rows and "
+			"checked%s\n",
 			(unsigned long long)d->seg.taken, (unsigned long long)d->seg.noted,
 			(unsigned long long)d->seg.checked, (unsigned long long)d->seg.found_cyc,
 			(unsigned long long)d->seg.ctaken, (unsigned long long)d->seg.cnoted,
-			d->seg.closed ? ", then no more" : "");
+			(unsigned long long)d->seg.row_checked, d->seg.closed ? ", then no more" : "");
 }

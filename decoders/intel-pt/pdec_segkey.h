@@ -44,6 +44,17 @@ static const uint64_t seg_masks[PDEC_SEG_BYTES + 1][PDEC_SEG_WORDS] = {
 	SEG_MASKS(20), SEG_MASKS(21), SEG_MASKS(22), SEG_MASKS(23), SEG_MASKS(24),
 };
 
+/* The key's fields but its bytes, from the decoder's state */
+static inline __attribute__((always_inline)) void seg_key_of(const struct ptd_pdec *d,
+							      struct pdec_seg_key *k)
+{
+	k->ip = d->ip;
+	k->last_ip = d->last_ip & ~0xffffULL;
+	k->top = d->stack_n ? d->stack[d->stack_n - 1] : 0;
+	k->eq = d->sample_timestamp == d->timestamp;
+	k->cyc = d->sample_cyc;
+}
+
 /* The key's bytes: len (at most PDEC_SEG_BYTES) of the next bytes w */
 static inline __attribute__((always_inline)) void seg_bytes(struct pdec_seg_key *k,
 							     const uint64_t *w, unsigned len)
