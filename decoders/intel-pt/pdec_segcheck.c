@@ -23,7 +23,8 @@ struct ptd_pdec *pdec_seg_copy(const struct ptd_pdec *d)
 		free(c);
 		return NULL;
 	}
-	memcpy(c->stack, d->stack, d->stack_n * sizeof(*d->stack));
+	if (d->stack_n)   /* d's stack may be none yet */
+		memcpy(c->stack, d->stack, d->stack_n * sizeof(*d->stack));
 	c->stack_n = d->stack_n;
 	return c;
 }
@@ -44,7 +45,7 @@ bool pdec_seg_same(const struct ptd_pdec *c, const struct ptd_pdec *d)
 	memcpy(t, c, sizeof(*t));
 	pdec_same_unread(t, d);
 	same = !memcmp(t, d, offsetof(struct ptd_pdec, seg)) && c->stack_n == d->stack_n &&
-	       !memcmp(c->stack, d->stack, d->stack_n * sizeof(*d->stack));
+	       (!d->stack_n || !memcmp(c->stack, d->stack, d->stack_n * sizeof(*d->stack)));
 	free(t);
 	return same;
 }
