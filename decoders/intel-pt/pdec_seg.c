@@ -448,9 +448,9 @@ static void seg_row_check(struct ptd_pdec *c, const struct ptd_pdec *d, size_t s
 		avail = seg_next(w, c->buf + s, c->len - s);
 		seg_key_of(c, &k);
 		h = seg_hint(w, k.ip);
-		slot = &c->seg.hint[h >> (64 - PDEC_SEG_HINT_BITS)];
-		len = slot->len;
-		if (slot->tag != (uint8_t)(h >> (56 - PDEC_SEG_HINT_BITS)) || !len || len > avail)
+		slot = seg_slot(c->seg.hint, h);
+		len = seg_hint_len(slot, h);
+		if (!len || len > avail)
 			break;
 		seg_bytes(&k, w, len);
 		if (k.ip - t->lo >= t->len ||
@@ -507,7 +507,6 @@ int pdec_seg(struct ptd_pdec *d, size_t s, bool chain)
 	struct seg_ends e;
 	unsigned len, l, avail, i, ne = 0;
 	uint64_t h;
-	uint8_t tag;
 	struct pdec_segtab t;
 	bool watch, rescan, asked = false;
 	const bool rows = d->p.seg_table && !d->seg.checking;
@@ -533,9 +532,8 @@ int pdec_seg(struct ptd_pdec *d, size_t s, bool chain)
 		watch = false;
 		g = NULL;
 		h = seg_hint(w, k.ip);
-		slot = &d->seg.hint[h >> (64 - PDEC_SEG_HINT_BITS)];
-		tag = (uint8_t)(h >> (56 - PDEC_SEG_HINT_BITS));
-		len = slot->tag == tag ? slot->len : 0;
+		slot = seg_slot(d->seg.hint, h);
+		len = seg_hint_len(slot, h);
 		if (len && len <= avail) {
 			seg_bytes(&k, w, len);
 			g = seg_lookup(d, &t, &asked, &k, &watch);
@@ -564,7 +562,7 @@ int pdec_seg(struct ptd_pdec *d, size_t s, bool chain)
 			ne = e.n;
 			l = e.len[ne - 1];
 			slot->len = (uint8_t)l;
-			slot->tag = tag;
+			slot->tag = seg_tag(h);
 			slot->n = 0;
 			if (l != len) {
 				seg_bytes(&k, w, l);

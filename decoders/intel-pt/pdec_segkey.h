@@ -75,6 +75,25 @@ static inline __attribute__((always_inline)) uint64_t seg_hint(const uint64_t *w
 	return (w[0] & SEG_MASK(PDEC_SEG_MIN)) * 0x9e3779b97f4a7c15ULL ^ ip * 0xff51afd7ed558ccdULL;
 }
 
+/* h's slot in the hints (seg.hint), and the tag it keeps there */
+static inline __attribute__((always_inline)) struct pdec_seg_hint *
+seg_slot(struct pdec_seg_hint *hint, uint64_t h)
+{
+	return &hint[h >> (64 - PDEC_SEG_HINT_BITS)];
+}
+
+static inline __attribute__((always_inline)) uint8_t seg_tag(uint64_t h)
+{
+	return (uint8_t)(h >> (56 - PDEC_SEG_HINT_BITS));
+}
+
+/* The length slot hints for h: 0 when none, or one for another hash */
+static inline __attribute__((always_inline)) unsigned seg_hint_len(const struct pdec_seg_hint *slot,
+								    uint64_t h)
+{
+	return slot->tag == seg_tag(h) ? slot->len : 0;
+}
+
 /* After a segment taken, may the next one be, from offset s of the
  * piece?  Of what pdec_seg_may asks, a segment changes only the next
  * packet and the list of skipped timestamps. */

@@ -139,8 +139,10 @@ unsigned pdec_seg_row(struct ptd_pdec *d, size_t s, const struct pdec_segtab *t,
 	while (len - s >= PDEC_SEG_BYTES && r.ip - lo < span) {
 		seg_next(w, buf + s, PDEC_SEG_BYTES);
 		h = seg_hint(w, r.ip);
-		slot = &hint[h >> (64 - PDEC_SEG_HINT_BITS)];
-		if (slot->tag != (uint8_t)(h >> (56 - PDEC_SEG_HINT_BITS)) || !(l = slot->len))
+		slot = seg_slot(hint, h);
+		/* the tag and the length tested apart: seg_hint_len's select
+		 * took 17 instructions more a segment here (W2) */
+		if (slot->tag != seg_tag(h) || !(l = slot->len))
 			break;
 		k.ip = r.ip;
 		k.last_ip = r.last_ip & ~0xffffULL;
