@@ -250,7 +250,9 @@ void ptd_jccruns_fini(struct ptd_jccruns *r)
 	ptd_huge_free(r->old);
 	ptd_huge_free(r->chains);
 	ptd_huge_free(r->segs);
+	ptd_huge_free(r->seg_tags);
 	r->e = r->old = NULL;
 	r->chains = NULL;
 	r->segs = NULL;
+	r->seg_tags = NULL;
 }

@@ -384,6 +384,7 @@ static void walk_seg_table(void *ctx, uint64_t ip, struct pdec_segtab *t)
 	uint64_t lo = w->win.lo, hi = w->win.lo + w->win.len;
 
 	t->segs = w->jcc->segs;
+	t->tags = w->jcc->seg_tags;
 	t->bits = w->jcc->seg_bits;
 	t->map = w->win.map;
 	if (w->tid == -1 && lo < KERNEL_START)

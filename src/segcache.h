@@ -46,7 +46,7 @@
 static inline __attribute__((always_inline)) struct pdec_segent *
 ptd_segcache_set(const struct ptd_jccruns *r, const void *map, const struct pdec_seg_key *k)
 {
-	return (struct pdec_segent *)pdec_segtab_set(r->segs, r->seg_bits, map, k);
+	return &r->segs[pdec_segtab_index(pdec_segtab_hash(map, k), r->seg_bits) * PTD_SEGCACHE_WAYS];
 }
 
 /* The segment cached for k in map, taking the entries below the top of
@@ -55,7 +55,7 @@ static inline __attribute__((always_inline)) const struct pdec_seg *
 ptd_segcache_find(const struct ptd_jccruns *r, const void *map, const struct pdec_seg_key *k,
 		  const uint64_t *stack, size_t stack_n)
 {
-	return r->segs ? pdec_segtab_find(r->segs, r->seg_bits, map, k, stack, stack_n) : NULL;
+	return r->segs ? pdec_segtab_find(r->segs, r->seg_tags, r->seg_bits, map, k, stack, stack_n) : NULL;
 }
 
 /* Cache s for its key in map: first in its set, the others after it

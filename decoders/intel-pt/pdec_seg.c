@@ -404,7 +404,7 @@ seg_lookup(struct ptd_pdec *d, struct pdec_segtab *t, bool *asked, const struct 
 			*asked = true;
 		}
 		if (t->segs && k->ip - t->lo < t->len &&
-		    (g = pdec_segtab_find(t->segs, t->bits, t->map, k, d->stack, d->stack_n)))
+		    (g = pdec_segtab_find(t->segs, t->tags, t->bits, t->map, k, d->stack, d->stack_n)))
 			return g;
 	}
 	return d->p.seg_find(d->p.ctx, k, d->stack, d->stack_n, watch);
@@ -454,7 +454,7 @@ static void seg_row_check(struct ptd_pdec *c, const struct ptd_pdec *d, size_t s
 			break;
 		seg_bytes(&k, w, len);
 		if (k.ip - t->lo >= t->len ||
-		    !(g = pdec_segtab_find(t->segs, t->bits, t->map, &k, c->stack, c->stack_n)) ||
+		    !(g = pdec_segtab_find(t->segs, t->tags, t->bits, t->map, &k, c->stack, c->stack_n)) ||
 		    g->nparts != 1 || !seg_take_run(c, g, s, len))
 			break;
 	}

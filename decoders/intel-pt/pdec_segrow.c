@@ -120,6 +120,7 @@ unsigned pdec_seg_row(struct ptd_pdec *d, size_t s, const struct pdec_segtab *t,
 	const uint8_t *const buf = d->buf;
 	const size_t len = d->len;
 	const struct pdec_segent *const segs = t->segs;
+	const uint8_t *const tags = t->tags;
 	const unsigned bits = t->bits;
 	const void *const map = t->map;
 	const uint64_t lo = t->lo, span = t->len;
@@ -150,7 +151,7 @@ unsigned pdec_seg_row(struct ptd_pdec *d, size_t s, const struct pdec_segtab *t,
 		k.eq = r.eq;
 		k.cyc = r.cyc;
 		seg_bytes(&k, w, l);
-		if (!(g = pdec_segtab_find(segs, bits, map, &k, stack, r.stack_n)))
+		if (!(g = pdec_segtab_find(segs, tags, bits, map, &k, stack, r.stack_n)))
 			break;
 		f = g->part[0].flags;
 		if (g->nparts != 1 || (f & ~ROW_FLAGS) || (uint64_t)g->cnt - 1 >= r.left ||

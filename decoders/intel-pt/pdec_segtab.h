@@ -1,7 +1,8 @@
 /* The table of segments (pdec_seg.c), as the walk keeps it (the caller's
  * src/segcache.h: its memory, what goes in and when it grows) and as the
  * decoder looks segments up in it itself (pdec_params.seg_table): sets
- * of PDEC_SEGTAB_WAYS entries, each a map and a segment with its key.
+ * of PDEC_SEGTAB_WAYS entries, each a map and a segment with its key,
+ * and beside them a byte for each entry, its key's tag.
  * A lookup through pdec_params.seg_find is a call, the walk's check that
  * the ip is in the map of its last lookup, then this; in a row of
  * segments taken one after the other (the bench's W2: 32 a row) the map,
@@ -10,9 +11,11 @@
 #ifndef PTD_PDEC_SEGTAB_H
 #define PTD_PDEC_SEGTAB_H
 
+#include <endian.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "decoders/intel-pt/pdec.h"
 
@@ -28,30 +31,44 @@ _Static_assert(sizeof(struct pdec_segent) == 256, "an entry: four cache lines");
                                 addresses fell */
 
 /* What pdec_params.seg_table gives: the table (NULL: none yet) of 2^bits
- * sets, and the map whose segments the ips in [lo, lo + len) find there,
- * until the decoder's next call of the walk or of seg_put */
+ * sets and their tags, and the map whose segments the ips in
+ * [lo, lo + len) find there, until the decoder's next call of the walk or
+ * of seg_put */
 struct pdec_segtab {
 	const struct pdec_segent *segs;
+	const uint8_t *tags;
 	unsigned bits;
 	const void *map;
 	uint64_t lo, len;
 };
 
-/* k's set: a hash of two products, the first of the ip, the map and the
+/* k's hash in map: of two products, the first of the ip, the map and the
  * top entry shifted (so that an ip and a top entry that swap do not
  * cancel), the second of that and the rest but the length and cycles
- * flag (the bytes past the length are zero; the flag has two values: its
- * keys share a set of four).  Four products, one for each word, took 9
- * instructions more a lookup (W2 in i100us mode: 121.5 M instructions in
- * all against 118.6 M; bench/analysis.md, twenty-eighth round) */
-static inline __attribute__((always_inline)) const struct pdec_segent *
-pdec_segtab_set(const struct pdec_segent *segs, unsigned bits, const void *map,
-		const struct pdec_seg_key *k)
+ * flag (the bytes past the length are zero; the flag is in the tag).
+ * Four products, one for each word, took 9 instructions more a lookup
+ * (W2 in i100us mode: 121.5 M instructions in all against 118.6 M;
+ * bench/analysis.md, twenty-eighth round).  Its set is the top bits, its
+ * tag the 8 bits below. */
+static inline __attribute__((always_inline)) uint64_t pdec_segtab_hash(const void *map,
+									const struct pdec_seg_key *k)
 {
-	uint64_t h = ((k->ip ^ (uint64_t)(uintptr_t)map ^ k->top << 7) * 0xff51afd7ed558ccdULL ^
-		      k->bytes[0] ^ (k->bytes[1] + k->bytes[2]) ^ k->last_ip ^ k->eq) * 0x9e3779b97f4a7c15ULL;
+	return ((k->ip ^ (uint64_t)(uintptr_t)map ^ k->top << 7) * 0xff51afd7ed558ccdULL ^
+		k->bytes[0] ^ (k->bytes[1] + k->bytes[2]) ^ k->last_ip ^ k->eq) * 0x9e3779b97f4a7c15ULL;
+}
 
-	return &segs[(h >> (64 - bits)) * PDEC_SEGTAB_WAYS];
+/* The set of hash h in a table of 2^bits sets */
+static inline __attribute__((always_inline)) size_t pdec_segtab_index(uint64_t h, unsigned bits)
+{
+	return (size_t)(h >> (64 - bits));
+}
+
+/* The tag of k, whose hash is h, in a table of 2^bits sets (an empty
+ * way's is 0, as some keys' are: its map, NULL, tells it) */
+static inline __attribute__((always_inline)) uint8_t pdec_segtab_tag(uint64_t h, unsigned bits,
+								      const struct pdec_seg_key *k)
+{
+	return (uint8_t)((h >> (56 - bits)) ^ k->cyc);
 }
 
 /* Does e hold k's segment but for the entries of the return stack below
@@ -67,19 +84,33 @@ pdec_segent_key(const struct pdec_segent *e, const void *map, const struct pdec_
 	       a->len == k->len && a->eq == k->eq && a->cyc == k->cyc;
 }
 
-/* The segment of segs (2^bits sets) for k in map, taking the entries
- * below the top of the return stack (stack_n at stack) it holds; NULL
- * when none */
+/* The segment of segs (2^bits sets, their ways' tags at tags) for k in
+ * map, taking the entries below the top of the return stack (stack_n at
+ * stack) it holds; NULL when none.  Only the ways whose tag is k's are
+ * looked at, found from the set's four tags at once: in call-heavy code
+ * a segment was as likely in any of the first two ways, and each way
+ * looked at took a cache line of the table (W2 i100us: 1.8 a lookup)
+ * and a branch that went either way. */
+_Static_assert(PDEC_SEGTAB_WAYS == 4, "a set's tags: one word");
 static inline __attribute__((always_inline)) const struct pdec_seg *
-pdec_segtab_find(const struct pdec_segent *segs, unsigned bits, const void *map,
-		 const struct pdec_seg_key *k, const uint64_t *stack, size_t stack_n)
+pdec_segtab_find(const struct pdec_segent *segs, const uint8_t *tags, unsigned bits,
+		 const void *map, const struct pdec_seg_key *k, const uint64_t *stack, size_t stack_n)
 {
-	const struct pdec_segent *e = pdec_segtab_set(segs, bits, map, k);
+	uint64_t h = pdec_segtab_hash(map, k);
+	size_t set = pdec_segtab_index(h, bits);
+	const struct pdec_segent *e = &segs[set * PDEC_SEGTAB_WAYS];
+	uint32_t w, x, m;
 	unsigned i;
 
-	for (i = 0; i < PDEC_SEGTAB_WAYS; i++)
+	memcpy(&w, tags + set * PDEC_SEGTAB_WAYS, sizeof(w));
+	x = le32toh(w) ^ 0x01010101u * pdec_segtab_tag(h, bits, k);
+	/* the bytes of x that are 0 have their top bit set in m (and a
+	 * byte of 1 above one of 0 may have: looked at in vain) */
+	for (m = (x - 0x01010101u) & ~x & 0x80808080u; m; m &= m - 1) {
+		i = (unsigned)__builtin_ctz(m) >> 3;
 		if (pdec_segent_key(&e[i], map, k) && pdec_seg_below(&e[i].seg, stack, stack_n))
 			return &e[i].seg;
+	}
 	return NULL;
 }
 

@@ -299,6 +299,50 @@ static int seg_found(const struct ptd_jccruns *r, const void *map, uint64_t ip)
 	return f && f->key.ip == ip && f->cnt == (uint32_t)ip;
 }
 
+/* Does every entry of r's table have its key's tag? */
+static int segcache_tags_hold(const struct ptd_jccruns *r)
+{
+	size_t i;
+
+	for (i = 0; i < (size_t)PTD_SEGCACHE_WAYS << r->seg_bits; i++)
+		if (r->segs[i].map &&
+		    r->seg_tags[i] != pdec_segtab_tag(pdec_segtab_hash(r->segs[i].map, &r->segs[i].seg.key),
+						      r->seg_bits, &r->segs[i].seg.key))
+			return 0;
+	return 1;
+}
+
+/* segcache.h: two keys of one set with the same tag are both found (a
+ * lookup looks at each way of its tag) */
+static void segcache_tags(void)
+{
+	static const char map[1];
+	struct ptd_jccruns r;
+	struct pdec_seg a, b;
+	uint64_t ip, ha, hb;
+
+	memset(&r, 0, sizeof(r));
+	a = seg_for(0x1000);
+	ptd_segcache_put(&r, map, &a);
+	ha = pdec_segtab_hash(map, &a.key);
+	for (ip = 0x1010; ip < 0x1000000; ip += 16) {
+		b = seg_for(ip);
+		hb = pdec_segtab_hash(map, &b.key);
+		if (pdec_segtab_index(hb, r.seg_bits) == pdec_segtab_index(ha, r.seg_bits) &&
+		    pdec_segtab_tag(hb, r.seg_bits, &b.key) == pdec_segtab_tag(ha, r.seg_bits, &a.key))
+			break;
+	}
+	if (ip >= 0x1000000) {
+		ok(0, "segcache: keys of one set and one tag");
+		ptd_jccruns_fini(&r);
+		return;
+	}
+	ptd_segcache_put(&r, map, &b);
+	ok(seg_found(&r, map, 0x1000) && seg_found(&r, map, ip) && segcache_tags_hold(&r),
+	   "segcache: two keys of one set and one tag both found");
+	ptd_jccruns_fini(&r);
+}
+
 /* segcache.h: sets of PTD_SEGCACHE_WAYS, the table growing eightfold
  * when as many segments have been cached as it has entries, with the
  * segments it holds */
@@ -367,6 +411,7 @@ static void segcache_sets(void)
 		found += (unsigned)seg_found(&r, map, was[i]);
 	ok(held > 0 && found == held && seg_found(&r, map, 0x900010),
 	   "segcache: the %u segments it held found after it grew", held);
+	ok(segcache_tags_hold(&r), "segcache: every entry's tag its key's, after it grew");
 	ptd_jccruns_fini(&r);
 }
 
@@ -460,6 +505,7 @@ int main(void)
 	insncache_growth();
 	jcc_sets();
 	segcache_sets();
+	segcache_tags();
 	note_log();
 	ending();   /* last: the process is ending from there on */
 	return done_testing();
