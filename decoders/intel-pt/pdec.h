@@ -184,29 +184,38 @@ struct pdec_seg_part {   /* packed: an entry of 4 cache lines (src/segcache.h) *
 #define PDEC_SEG_CYC_CNT 8  /* the cycles were sampled (sample_tot_cyc_cnt) */
 #define PDEC_SEG_CYC_CLR 16 /* sample_cyc was cleared */
 /* What the segment leaves (pdec_seg.c says how it is taken), in the
- * order a take reads it: after the key, what every take reads, then
- * the pushes, then the rest (in the walk's table, src/segcache.h, one
- * cache line each for the key, the counts and the TIP's state, then
- * the pushes but the first) */
+ * order a take reads it.  In the walk's table (src/segcache.h) an entry
+ * is four cache lines: the map and the key; what every take reads (the
+ * counts, the parts, the ip) and the first push; the other pushes,
+ * ret_addr and the CYC packets' payloads; then what a take reads rarely
+ * (the entries below the top, only in recursion) or once a row (the
+ * TIP's state, seg_take_tip).  In call-heavy code most segments pop one
+ * entry and push one (W2's rows: 84%), and a row reads ret_addr only
+ * for the last that pops, so such a segment is taken from two lines. */
 struct pdec_seg {
 	struct pdec_seg_key key;
+	/* line 2 */
 	uint32_t cnt;                      /* instructions, of all the parts */
 	uint8_t nparts;
 	uint8_t notes;                     /* timestamps the parts note, at most */
 	uint8_t flags;                     /* PDEC_SEG_POP */
 	uint8_t deep, npush;               /* the return stack's top entries taken, then
 	                                      pushes */
-	uint8_t last_type, tip_size;       /* the packet before the TIP; the TIP's bytes */
-	uint8_t tip_count;                 /* and its IP bytes (the TIP packet's count) */
 	uint8_t tips;                      /* its TIP packets (1 or PDEC_SEG_TIPS) */
-	uint8_t insn_op, insn_len;         /* the TIP's branch */
+	uint8_t tip_size;                  /* the TIP's bytes */
 	struct pdec_seg_part part[PDEC_SEG_PARTS];
-	uint64_t ip, ret_addr, from_ip;   /* ip: the TIP's to_ip and IP too */
-	uint64_t tip_payload;
-	uint8_t insn[PDEC_INSN_BUF_SZ];
-	uint64_t push[PDEC_SEG_PUSH];
+	uint64_t ip;                       /* the TIP's to_ip and IP too */
+	uint64_t push[PDEC_SEG_PUSH];      /* the first in line 2, the others in 3 */
+	/* line 3 */
+	uint64_t ret_addr;
 	uint32_t cyc[PDEC_SEG_PARTS - 1];  /* the CYC packets' payloads */
+	/* line 4 */
 	uint64_t below[PDEC_SEG_DEEP - 1];  /* the entries below the top it takes */
+	uint64_t from_ip, tip_payload;
+	uint8_t insn[PDEC_INSN_BUF_SZ];
+	uint8_t last_type;                 /* the packet before the TIP */
+	uint8_t tip_count;                 /* the TIP's IP bytes (the TIP packet's count) */
+	uint8_t insn_op, insn_len;         /* the TIP's branch */
 };
 #define PDEC_SEG_POP 1      /* the return stack was popped: ret_addr */
 

@@ -128,7 +128,7 @@ unsigned pdec_seg_row(struct ptd_pdec *d, size_t s, const struct pdec_segtab *t,
 	const unsigned tips = d->seg.tips;
 	uint64_t *const stack = d->stack;
 	const size_t cap = d->stack_cap;
-	const struct pdec_seg *g, *prev = NULL;
+	const struct pdec_seg *g, *prev = NULL, *pop = NULL;
 	unsigned n = 0, two = 0, l, i, f;
 	uint64_t w[PDEC_SEG_WORDS], h;
 	struct pdec_seg_key k;
@@ -181,7 +181,7 @@ unsigned pdec_seg_row(struct ptd_pdec *d, size_t s, const struct pdec_segtab *t,
 			stack[r.stack_n++] = g->push[i];
 		r.top = r.stack_n ? stack[r.stack_n - 1] : 0;
 		if (g->flags & PDEC_SEG_POP)
-			d->ret_addr = g->ret_addr;
+			pop = g;
 		r.ip = r.last_ip = g->ip;
 		prev = g;
 		s += l;
@@ -193,6 +193,8 @@ unsigned pdec_seg_row(struct ptd_pdec *d, size_t s, const struct pdec_segtab *t,
 	if (!n)
 		return 0;
 	row_store(d, &r, prev, s);
+	if (pop)   /* read from the last only: in another cache line of its entry */
+		d->ret_addr = pop->ret_addr;
 	*last = prev;
 	d->seg.backoff = 0;
 	d->seg.taken += n;

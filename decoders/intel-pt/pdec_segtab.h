@@ -24,6 +24,10 @@ struct pdec_segent {
 	struct pdec_seg seg;    /* with its key (the first cache line with map) */
 } __attribute__((aligned(64)));
 _Static_assert(sizeof(struct pdec_segent) == 256, "an entry: four cache lines");
+_Static_assert(offsetof(struct pdec_segent, seg.cnt) == 64 &&
+	       offsetof(struct pdec_segent, seg.push[1]) == 128 &&
+	       offsetof(struct pdec_segent, seg.cyc) + sizeof(uint32_t) * (PDEC_SEG_PARTS - 1) <= 192,
+	       "an entry's lines (struct pdec_seg)");
 
 #define PDEC_SEGTAB_WAYS 4   /* a set's entries: with two, the keys of sets
                                 of three or more used in turn missed from
