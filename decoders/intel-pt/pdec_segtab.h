@@ -88,14 +88,33 @@ pdec_segent_key(const struct pdec_segent *e, const void *map, const struct pdec_
 	       a->len == k->len && a->eq == k->eq && a->cyc == k->cyc;
 }
 
+/* The ways of set (their tags at tags) whose tag is tag, found from the
+ * set's four at once: a bit for each, its top bit where way i's is
+ * byte i (and where a byte of 1 is above one of 0 in the set's tags,
+ * xored with tag: looked at in vain) */
+_Static_assert(PDEC_SEGTAB_WAYS == 4, "a set's tags: one word");
+static inline __attribute__((always_inline)) uint32_t pdec_segtab_ways(const uint8_t *tags,
+									size_t set, uint8_t tag)
+{
+	uint32_t w, x;
+
+	memcpy(&w, tags + set * PDEC_SEGTAB_WAYS, sizeof(w));
+	x = le32toh(w) ^ 0x01010101u * tag;
+	return (x - 0x01010101u) & ~x & 0x80808080u;
+}
+
+/* The next of the ways m holds (pdec_segtab_ways) */
+static inline __attribute__((always_inline)) unsigned pdec_segtab_way(uint32_t m)
+{
+	return (unsigned)__builtin_ctz(m) >> 3;
+}
+
 /* The segment of segs (2^bits sets, their ways' tags at tags) for k in
  * map, taking the entries below the top of the return stack (stack_n at
  * stack) it holds; NULL when none.  Only the ways whose tag is k's are
- * looked at, found from the set's four tags at once: in call-heavy code
- * a segment was as likely in any of the first two ways, and each way
- * looked at took a cache line of the table (W2 i100us: 1.8 a lookup)
- * and a branch that went either way. */
-_Static_assert(PDEC_SEGTAB_WAYS == 4, "a set's tags: one word");
+ * looked at: in call-heavy code a segment was as likely in any of the
+ * first two ways, and each way looked at took a cache line of the table
+ * (W2 i100us: 1.8 a lookup) and a branch that went either way. */
 static inline __attribute__((always_inline)) const struct pdec_seg *
 pdec_segtab_find(const struct pdec_segent *segs, const uint8_t *tags, unsigned bits,
 		 const void *map, const struct pdec_seg_key *k, const uint64_t *stack, size_t stack_n)
@@ -103,15 +122,11 @@ pdec_segtab_find(const struct pdec_segent *segs, const uint8_t *tags, unsigned b
 	uint64_t h = pdec_segtab_hash(map, k);
 	size_t set = pdec_segtab_index(h, bits);
 	const struct pdec_segent *e = &segs[set * PDEC_SEGTAB_WAYS];
-	uint32_t w, x, m;
+	uint32_t m;
 	unsigned i;
 
-	memcpy(&w, tags + set * PDEC_SEGTAB_WAYS, sizeof(w));
-	x = le32toh(w) ^ 0x01010101u * pdec_segtab_tag(h, bits, k);
-	/* the bytes of x that are 0 have their top bit set in m (and a
-	 * byte of 1 above one of 0 may have: looked at in vain) */
-	for (m = (x - 0x01010101u) & ~x & 0x80808080u; m; m &= m - 1) {
-		i = (unsigned)__builtin_ctz(m) >> 3;
+	for (m = pdec_segtab_ways(tags, set, pdec_segtab_tag(h, bits, k)); m; m &= m - 1) {
+		i = pdec_segtab_way(m);
 		if (pdec_segent_key(&e[i], map, k) && pdec_seg_below(&e[i].seg, stack, stack_n))
 			return &e[i].seg;
 	}
