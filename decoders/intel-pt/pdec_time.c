@@ -252,7 +252,8 @@ static int cyc_calc_cb(const struct pdec_pkt *pkt, void *data)
  * perf's look-ahead from the packet after the current one, skimming: the
  * packets that only move it on (PAD, short TNT, TIP, TIP.PGE and FUP
  * with a valid IP compression that fits) are taken by their first byte
- * (pdec_skim_tab), CYC packets by their bytes, the rest parsed as the walk
+ * (short TNT by pdec_skim_quick, the others by pdec_skim_tab), CYC
+ * packets by their bytes, the rest parsed as the walk
  * parses them.  None is kept for the walk (pdec_lookahead's memo):
  * parsing them again costs it less than keeping them cost here. */
 static void calc_cyc_to_tsc(struct ptd_pdec *d)
@@ -271,7 +272,9 @@ static void calc_cyc_to_tsc(struct ptd_pdec *d)
 	d->memo_i = d->memo_n = 0;
 	for (off = d->off + d->pkt_step; off < len; off += (size_t)rc) {
 		b = buf[off];
-		v = pdec_skim_tab[b];
+		/* CYC and short TNT packets apart, the next offset waiting on
+		 * no load from the table (pdec_skim_quick) */
+		v = pdec_skim_quick(b);
 		if (v & SKIM_CYC) {
 			if (!(b & 4)) {   /* no extension byte */
 				c.cycle_cnt += b >> 3;
@@ -284,6 +287,12 @@ static void calc_cyc_to_tsc(struct ptd_pdec *d)
 			c.after_cyc = true;
 			continue;
 		}
+		if (v) {   /* short TNT */
+			rc = 1;
+			c.after_cyc = false;
+			continue;
+		}
+		v = pdec_skim_tab[b];
 		rc = (int)(v & SKIM_LEN);
 		if (rc && (size_t)rc <= len - off) {
 			if (v & SKIM_CLR)
