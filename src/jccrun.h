@@ -44,9 +44,10 @@ struct ptd_jccruns {
 	struct ptd_jccchain *chains;   /* jccchain.h: NULL until the first chain */
 	size_t chains_taken;           /* said at the end with PTDECODE_DEBUG_CHAINS */
 	struct pdec_segent *segs;      /* segcache.h: NULL until the first segment, */
-	uint8_t *seg_tags;             /* then 2^seg_bits sets (PTD_SEGCACHE_WAYS), */
-	unsigned seg_bits;             /* their entries' tags and after them each set's */
-	                               /* count of segments put in a way (segcache.c) */
+	uint8_t *seg_tags;             /* then 2^seg_bits sets (PTD_SEGCACHE_WAYS); */
+	                               /* their entries' tags, then each set's count
+	                                  of segments put in a way (segcache.c) */
+	unsigned seg_bits;
 	size_t seg_fills;
 };
 

@@ -42,7 +42,8 @@
                                        instructions in i100us mode against
                                        77.6 M) */
 
-/* k's set in r's table (which must be there) */
+/* k's set in r's table (which must be there); segcache.c works it out
+ * from the hash itself, which it also takes the tag from */
 static inline __attribute__((always_inline)) struct pdec_segent *
 ptd_segcache_set(const struct ptd_jccruns *r, const void *map, const struct pdec_seg_key *k)
 {
@@ -58,9 +59,9 @@ ptd_segcache_find(const struct ptd_jccruns *r, const void *map, const struct pde
 	return r->segs ? pdec_segtab_find(r->segs, r->seg_tags, r->seg_bits, map, k, stack, stack_n) : NULL;
 }
 
-/* Cache s for its key in map: first in its set, the others after it
- * (the last one dropped, or the one there before for the same key and
- * entries taken) */
+/* Cache s for its key in map: in place of the one there before for the
+ * same key and entries taken, else in the set's next way in turn (the
+ * one cached first dropped when the set is full; segcache.c) */
 void ptd_segcache_put(struct ptd_jccruns *r, const void *map, const struct pdec_seg *s);
 
 #endif

@@ -30,7 +30,7 @@ static const uint8_t pdec_skim_tab[256] = { SKIM64(0), SKIM64(64), SKIM64(128), 
  * packets, CYC and short TNT, worked out from b itself, so that the next
  * packet's offset does not wait on a load from the table (the bench's
  * W4, a CYC packet before each TNT and TIP: the skim's share of an
- * i100us run 12.9% to 9.1% by the clock); 0 for the others, which the
+ * i100us run 12.9% to 9.9% by the clock); 0 for the others, which the
  * table says */
 static inline __attribute__((always_inline)) unsigned pdec_skim_quick(unsigned b)
 {
@@ -41,7 +41,9 @@ static inline __attribute__((always_inline)) unsigned pdec_skim_quick(unsigned b
 	return 0;
 }
 
-/* What the skim reads of first byte b */
+/* What the skim reads of first byte b: calc_cyc_to_tsc (pdec_time.c)
+ * reads it in these two steps itself, branching on the first before it
+ * loads from the table; the tests check it whole against libipt */
 static inline __attribute__((always_inline)) unsigned pdec_skim(unsigned b)
 {
 	unsigned v = pdec_skim_quick(b);
