@@ -73,6 +73,20 @@ static int rep_ok(unsigned op, unsigned rep)
 	}
 }
 
+/* 0f 01 and these ModRM bytes: monitor, mwait, clac, stac, xgetbv,
+ * xsetbv, xend (glibc's lock elision), xtest, swapgs, rdtscp; the VMX
+ * and SVM forms (vmlaunch, vmresume: branches) are left to capstone. */
+static int zero_one(unsigned m)
+{
+	switch (m) {
+	case 0xc8: case 0xc9: case 0xca: case 0xcb: case 0xd0: case 0xd1:
+	case 0xd5: case 0xd6: case 0xf8: case 0xf9:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* The bytes of a ModRM m with its SIB and displacement (32- or 64-bit
  * addressing): 0x80 and the bytes but for a disp32 that a SIB with base
  * 5 adds (mod 0). */
@@ -184,8 +198,8 @@ static unsigned two_byte(const uint8_t *b, size_t len, size_t i, int o16, int a3
 			return 0;
 		mod = b[i] >> 6;
 		reg = (b[i] >> 3) & 7;
-		if (c == '0')   /* xgetbv, rdtscp */
-			return b[i] == 0xd0 || b[i] == 0xf9 ? (unsigned)i + 1 : 0;
+		if (c == '0')
+			return zero_one(b[i]) ? (unsigned)i + 1 : 0;
 		if (c == 'A' ? mod == 3 && b[i] != 0xe8 && b[i] != 0xf0 && b[i] != 0xf8
 			     : mod == 3 || !(reg == 1 || (reg >= 3 && reg <= 5)))
 			return 0;
