@@ -42,14 +42,6 @@
                                        instructions in i100us mode against
                                        77.6 M) */
 
-/* k's set in r's table (which must be there); segcache.c works it out
- * from the hash itself, which it also takes the tag from */
-static inline __attribute__((always_inline)) struct pdec_segent *
-ptd_segcache_set(const struct ptd_jccruns *r, const void *map, const struct pdec_seg_key *k)
-{
-	return &r->segs[pdec_segtab_index(pdec_segtab_hash(map, k), r->seg_bits) * PTD_SEGCACHE_WAYS];
-}
-
 /* The segment cached for k in map, taking the entries below the top of
  * the return stack (stack_n at stack) it holds; NULL when none */
 static inline __attribute__((always_inline)) const struct pdec_seg *

@@ -351,7 +351,7 @@ static void segcache_sets(void)
 	static const char map[1];
 	struct ptd_jccruns r;
 	struct pdec_seg g, first;
-	const struct pdec_segent *set;
+	size_t set;
 	uint64_t same[PTD_SEGCACHE_WAYS + 1], ip;
 	const struct pdec_seg *f;
 	unsigned i, n = 0, held = 0, found = 0, nwas = 0, was[PTD_SEGCACHE_WAYS << PTD_SEGCACHE_BITS_FIRST];
@@ -359,12 +359,12 @@ static void segcache_sets(void)
 	memset(&r, 0, sizeof(r));
 	first = seg_for(0x1000);
 	ptd_segcache_put(&r, map, &first);
-	set = ptd_segcache_set(&r, map, &first.key);
+	set = pdec_segtab_index(pdec_segtab_hash(map, &first.key), r.seg_bits);
 	is_u64(r.seg_bits, PTD_SEGCACHE_BITS_FIRST, "segcache: the first table at the first segment");
 	/* keys of one set, until one more than it holds */
 	for (ip = 0x2000; n < PTD_SEGCACHE_WAYS + 1 && ip < 0x200000; ip += 16) {
 		g = seg_for(ip);
-		if (ptd_segcache_set(&r, map, &g.key) == set)
+		if (pdec_segtab_index(pdec_segtab_hash(map, &g.key), r.seg_bits) == set)
 			same[n++] = ip;
 	}
 	if (n < PTD_SEGCACHE_WAYS + 1) {
