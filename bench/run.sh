@@ -45,7 +45,7 @@ if [ -z "${PTDECODE:-}" ] || [ -z "${PTDECODE_RECORD:-}" ]; then
 	echo "bench: building ptdecode in $BENCH_BUILD" >&2
 	sh "$top/tools/build.sh" --pgo "$BENCH_BUILD"
 	PTDECODE=$BENCH_BUILD/ptdecode PTDECODE_RECORD=$BENCH_BUILD/ptdecode-record
-	BUILD_DESC="profile-guided build (tools/build.sh --pgo: CFLAGS -g -O2 -flto=auto, profile from decoding testdata/record)"
+	BUILD_DESC="profile-guided build (tools/build.sh --pgo: CFLAGS -g -O3 -flto=auto, profile from decoding testdata/record)"
 fi
 BUILD_DESC=${BUILD_DESC:-"the build PTDECODE names"}
 RECORD=$PTDECODE_RECORD

@@ -461,7 +461,7 @@ static int read_symbols(struct elf *e, struct ptd_symtab *t)
 /* A section by name, or NULL. */
 static const struct shdr *section_by_name(struct elf *e, const char *want)
 {
-	const char *name;
+	const char *name = NULL;   /* gcc -O3 cannot see that bad() is not 0 */
 	uint32_t k;
 
 	for (k = 0; k < e->shnum; k++)
