@@ -126,6 +126,20 @@ static void free_run(struct ptd_ordered *o, struct ptd_ordered_run *r)
 	free(r);
 }
 
+/* The slab and the run the last record popped left, once it is no
+ * longer read (its bytes are the event ptd_ordered_pop gave) */
+static void drop_spent(struct ptd_ordered *o)
+{
+	if (o->spent) {
+		put_slab(o, o->spent);
+		o->spent = NULL;
+	}
+	if (o->spent_run) {
+		free_run(o, o->spent_run);
+		o->spent_run = NULL;
+	}
+}
+
 void ptd_ordered_init(struct ptd_ordered *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -137,6 +151,7 @@ void ptd_ordered_fini(struct ptd_ordered *o)
 	size_t i;
 	int c;
 
+	drop_spent(o);
 	for (i = 0; i < o->nruns; i++)
 		free_run(o, o->heap[i]);
 	for (c = 0; c < 2; c++)
@@ -147,7 +162,6 @@ void ptd_ordered_fini(struct ptd_ordered *o)
 			else
 				free(b);
 		}
-	free(o->out_buf);
 	free(o->heap);
 	memset(o, 0, sizeof(*o));
 }
@@ -231,17 +245,7 @@ int ptd_ordered_push(struct ptd_ordered *o, const struct ptd_event *ev, uint64_t
 	struct queued *q;
 	int fresh = !r;
 
-	if (ev->size > o->out_cap) {   /* where ptd_ordered_pop will copy it */
-		size_t ncap = o->out_cap ? o->out_cap : 256;
-		uint8_t *n;
-
-		while (ncap < ev->size)
-			ncap *= 2;
-		if (!(n = realloc(o->out_buf, ncap)))
-			return -PTD_E_NOMEM;
-		o->out_buf = n;
-		o->out_cap = ncap;
-	}
+	drop_spent(o);   /* the last record popped is no longer read */
 	if (!r) {
 		if (o->nruns == o->cap) {
 			size_t ncap = o->cap ? 2 * o->cap : 16;
@@ -310,11 +314,11 @@ const struct ptd_event *ptd_ordered_pop(struct ptd_ordered *o, uint64_t limit)
 	q = first_of(r);
 	if (q->ts > limit)
 		return NULL;
-	/* the event's bytes are the queue's own until the next pop (push
-	 * made out_buf large enough): the slab may be taken again before */
-	memcpy(o->out_buf, q->data, q->size);
+	/* the event's bytes are in its slab, which stays as it is until the
+	 * next pop or push (drop_spent) */
+	drop_spent(o);
 	sample = ptd_load_u32(q->data) == PTD_REC_SAMPLE;
-	(void)ptd_event_fill(&o->out, o->out_buf, q->size, q->offset, (int)q->compressed,
+	(void)ptd_event_fill(&o->out, q->data, q->size, q->offset, (int)q->compressed,
 			     sample ? q->evsel : NULL, NULL);
 	if (!sample) {   /* the trailer as the reader parsed it */
 		o->out.evsel = q->evsel;
@@ -327,12 +331,13 @@ const struct ptd_event *ptd_ordered_pop(struct ptd_ordered *o, uint64_t limit)
 		b = r->first;
 		r->first = b->next;
 		r->head = 0;
-		put_slab(o, b);
+		b->next = NULL;
+		o->spent = b;
 	}
 	if (r->head == r->first->used) {   /* the run is empty */
 		forget(o, r);
 		o->heap[0] = o->heap[--o->nruns];
-		free_run(o, r);
+		o->spent_run = r;
 	}
 	if (o->nruns)
 		sift_down(o->heap, o->nruns, 0);

@@ -7,7 +7,7 @@
  * previous round are released, in time order (ties in arrival order); at
  * the end, the rest.  Records are copied into the queue, their bytes and
  * sample_id trailer: each comes out as the reader gave it, a SAMPLE's
- * sample parsed again. */
+ * sample parsed again, its bytes read where the queue keeps them. */
 #ifndef PTD_ORDERED_H
 #define PTD_ORDERED_H
 
@@ -37,8 +37,10 @@ struct ptd_ordered {
 	struct ptd_ordered_slab *spare[2];
 	size_t nspare[2];
 	struct ptd_event out;             /* the record ptd_ordered_pop gave */
-	uint8_t *out_buf;                 /* its bytes */
-	size_t out_cap;
+	/* what it left, kept while its bytes may be read: a spent slab, an
+	 * empty run */
+	struct ptd_ordered_slab *spent;
+	struct ptd_ordered_run *spent_run;
 	uint64_t seq;                     /* arrival numbers */
 	uint64_t max_ts;
 	uint64_t next_flush;
@@ -56,7 +58,7 @@ int ptd_ordered_push(struct ptd_ordered *o, const struct ptd_event *ev, uint64_t
 uint64_t ptd_ordered_round(struct ptd_ordered *o);
 
 /* The earliest queued record with a timestamp <= limit, or NULL: its
- * event as ptd_reader_next gave it, valid until the next pop or
+ * event as ptd_reader_next gave it, valid until the next pop or push or
  * ptd_ordered_fini. */
 const struct ptd_event *ptd_ordered_pop(struct ptd_ordered *o, uint64_t limit);
 

@@ -92,15 +92,20 @@ int ptd_ptq_note(struct ptd_ptq *q, const struct ptd_event *ev, struct ptd_err *
 
 static int32_t current_tid(const struct ptd_ptq *q, int32_t cpu)
 {
-	void *v = ptd_u64map_get(&q->cur_tid, (uint64_t)(int64_t)cpu + 1);
+	void *v;
 
+	if ((uint32_t)cpu < PTQ_CPUS_LOW)
+		return q->cur_tid_low[cpu] ? (int32_t)(q->cur_tid_low[cpu] - 2) : -1;
+	v = ptd_u64map_get(&q->cur_tid, (uint64_t)(int64_t)cpu + 1);
 	return v ? (int32_t)((intptr_t)v - 2) : -1;
 }
 
 static void set_current_tid(struct ptd_ptq *q, int32_t cpu, int32_t tid)
 {
-	if (cpu >= 0)
-		ptd_u64map_put(&q->cur_tid, (uint64_t)cpu + 1, (void *)(intptr_t)(tid + 2));
+	if ((uint32_t)cpu < PTQ_CPUS_LOW)
+		q->cur_tid_low[cpu] = (int64_t)tid + 2;
+	else if (cpu >= 0)
+		ptd_u64map_put(&q->cur_tid, (uint64_t)cpu + 1, (void *)(intptr_t)((int64_t)tid + 2));
 }
 
 void ptd_ptq_pid_tid(const struct ptd_ptq *q, const struct queue *pq, int32_t cur_tid,

@@ -23,6 +23,8 @@
 #define PTQ_INSNS_BITS_FIRST 13
 #define PTQ_INSNS_BITS 15
 
+#define PTQ_CPUS_LOW 256   /* CPUs whose current thread is in an array */
+
 /* What the decoder's callbacks see (ptq.c): the thread the walk is in,
  * the perf time of the maps, and the caches.  Serial decoding: the
  * queue's pid and tid, &q->now and the replay's caches; decoding ahead
@@ -111,7 +113,12 @@ struct ptd_ptq {
 	struct queue *queues;
 	size_t nr_queues;
 	struct ptd_auxheap heap;      /* perf's auxtrace heap of queue numbers */
-	struct ptd_u64map cur_tid;    /* cpu + 1 -> tid + 2 (so -1 is storable) */
+	/* each CPU's current thread, tid + 2 (so that -1 is storable, and 0
+	 * is none): the first PTQ_CPUS_LOW in an array (the replay asks for
+	 * the queue's at every record, a map took some 25 instructions), the
+	 * others by cpu + 1 in a map */
+	int64_t cur_tid_low[PTQ_CPUS_LOW];
+	struct ptd_u64map cur_tid;
 	struct ptd_pinsn *pinsn;      /* serial decoding's caches (struct walker) */
 	struct ptd_insncache insns;
 	struct ptd_jccruns jcc;
