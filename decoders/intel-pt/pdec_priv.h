@@ -142,8 +142,8 @@ struct ptd_pdec {
 		uint64_t ctaken, cnoted;  /* segments of more than one TIP taken, noted; */
 		uint64_t cmark, window;   /* ctaken at the last window of cnoted, its size */
 		bool closed;              /* a window closed: tips set to 1 */
-		uint8_t hold;             /* rows not to try (pdec_seg_row) after one whose
-		                             first segment held CYC packets */
+		bool crow;                /* rows by pdec_seg_crow: one holding CYC packets
+		                             was taken */
 		const uint8_t *buf;
 		struct pdec_seg_key key;
 		uint64_t below[PDEC_SEG_DEEP - 1];   /* the return stack's below the top */
@@ -161,7 +161,8 @@ struct ptd_pdec {
 		                             segment found leaves it, to compare */
 		int checking;             /* PTDECODE_DEBUG_SEG_CHECK set */
 		bool row_turn;            /* with it: a row tried at this call of pdec_seg */
-		uint64_t checked, row_checked;   /* segments checked alone, in rows */
+		uint64_t checked, row_checked;   /* segments checked alone, in rows, */
+		uint64_t row_cyc;         /* and of these, those with CYC packets */
 	} seg;
 };
 
@@ -331,6 +332,25 @@ void pdec_calc_cyc_timestamp(struct ptd_pdec *d);
  * a time (pdec_cyc_time: false when they give none), that time taken
  * (pdec_cyc_time_take) */
 bool pdec_cyc_time(const struct ptd_pdec *d, uint64_t cycle_cnt, uint64_t *timestamp);
+
+/* A double to uint64_t as perf's x86-64 build converts one (C leaves
+ * values out of range undefined): 2^64 and above give 0. */
+static inline uint64_t pdec_to_u64(double v)
+{
+	if (!(v > -1.0))
+		return 0;
+	if (v >= 18446744073709551616.0)
+		return 0;
+	return (uint64_t)v;
+}
+
+/* The time cycles since the reference time ref give at rate TSC ticks a
+ * cycle (pdec_cyc_time): perf adds in double (u64 += double), so the sum
+ * is rounded */
+static inline uint64_t pdec_cyc_at(uint64_t ref, uint64_t cycles, double rate)
+{
+	return pdec_to_u64((double)ref + (double)cycles * rate);
+}
 
 static inline void pdec_cyc_count(struct ptd_pdec *d, uint64_t cycles)
 {

@@ -421,14 +421,12 @@ static inline __attribute__((always_inline)) int seg_tip(struct ptd_pdec *d,
 }
 
 /* pdec_seg_row from s, with the table asked for: any taken?  Out of
- * pdec_seg's loop, whose registers it would take.  Where the first
- * segment holds CYC packets, which pdec_seg_row leaves to the loop, the
- * next SEG_ROW_HOLD rows are not tried (the bench's W4, a CYC packet
- * before each TNT and TIP, whose few segments of one part each begin a
- * row: 1.6% more instructions in all when each is tried) */
-#define SEG_ROW_HOLD 64
+ * pdec_seg's loop, whose registers it would take.  Once a segment holding
+ * CYC packets was taken (seg.crow), which pdec_seg_row leaves to the
+ * loop, the rows are pdec_seg_crow's, which takes those too (the bench's
+ * W4, a CYC packet before each TNT and TIP). */
 
-/* PTDECODE_DEBUG_SEG_CHECK: the n segments pdec_seg_row took from s, the
+/* PTDECODE_DEBUG_SEG_CHECK: the n segments a row took from s, the
  * last of them last, taken again by c (the decoder before them) as
  * pdec_seg's loop takes one (the table t looked up for its key, then
  * seg_take_run) must leave c as the row left d; a difference aborts.
@@ -455,7 +453,7 @@ static void seg_row_check(struct ptd_pdec *c, const struct ptd_pdec *d, size_t s
 		seg_bytes(&k, w, len);
 		if (k.ip - t->lo >= t->len ||
 		    !(g = pdec_segtab_find(t->segs, t->tags, t->bits, t->map, &k, c->stack, c->stack_n)) ||
-		    g->nparts != 1 || !seg_take_run(c, g, s, len))
+		    !seg_take_run(c, g, s, len))
 			break;
 	}
 	if (i < n || g != last || !pdec_seg_same(c, d))
@@ -467,27 +465,28 @@ static __attribute__((noinline)) bool seg_row(struct ptd_pdec *d, size_t s, stru
 {
 	const struct pdec_seg *found = NULL;
 	struct ptd_pdec *c = NULL;
+	uint64_t cyc = d->seg.found_cyc;
 	unsigned n;
 
-	if (d->seg.hold) {
-		d->seg.hold--;
-		return false;
-	}
 	if (!*asked) {
 		d->p.seg_table(d->p.ctx, d->ip, t);
 		*asked = true;
 	}
 	if (!t->segs || (d->seg.checking && !(c = pdec_seg_copy(d))))
 		return false;
-	n = pdec_seg_row(d, s, t, taken, &found);
+	if (d->seg.crow) {
+		n = pdec_seg_crow(d, s, t, taken);
+	} else if (!(n = pdec_seg_row(d, s, t, taken, &found)) && found && found->nparts > 1) {
+		d->seg.crow = true;
+		n = pdec_seg_crow(d, s, t, taken);
+	}
 	if (c) {
 		if (n)
 			seg_row_check(c, d, s, t, n, *taken);
 		d->seg.row_checked += n;
+		d->seg.row_cyc += d->seg.found_cyc - cyc;
 		pdec_seg_copy_free(c);
 	}
-	if (!n && found && found->nparts > 1)
-		d->seg.hold = SEG_ROW_HOLD;
 	return n;
 }
 
@@ -576,7 +575,8 @@ int pdec_seg(struct ptd_pdec *d, size_t s, bool chain)
 		if (!seg_take_run(d, g, s, len))
 			return seg_tip(d, taken, n);
 		taken = g;
-		row = rows && g->nparts == 1;
+		d->seg.crow |= g->nparts > 1;
+		row = rows;
 		d->seg.taken++;
 		d->seg.ctaken += g->tips > 1;
 		d->seg.found_cyc += g->nparts > 1;
@@ -700,9 +700,10 @@ void pdec_seg_fini(struct ptd_pdec *d)
 		fprintf(stderr,
 			"ptdecode: segments: %llu taken, %llu noted, %llu checked, %llu with CYC, "
 			"%llu of two TIPs taken or checked, %llu noted, %llu taken in rows and "
-			"checked%s\n",
+			"checked, %llu with CYC%s\n",
 			(unsigned long long)d->seg.taken, (unsigned long long)d->seg.noted,
 			(unsigned long long)d->seg.checked, (unsigned long long)d->seg.found_cyc,
 			(unsigned long long)d->seg.ctaken, (unsigned long long)d->seg.cnoted,
-			(unsigned long long)d->seg.row_checked, d->seg.closed ? ", then no more" : "");
+			(unsigned long long)d->seg.row_checked, (unsigned long long)d->seg.row_cyc,
+			d->seg.closed ? ", then no more" : "");
 }

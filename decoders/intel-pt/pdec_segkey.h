@@ -114,5 +114,9 @@ static inline __attribute__((always_inline)) bool seg_again_at(const struct ptd_
  * not of that kind, *found (left as it was otherwise). */
 unsigned pdec_seg_row(struct ptd_pdec *d, size_t s, const struct pdec_segtab *t,
 		      const struct pdec_seg **last, const struct pdec_seg **found);
+/* The same for segments of any parts and flags, with CYC packets between
+ * them (the time they give taken as the loop takes it): no *found */
+unsigned pdec_seg_crow(struct ptd_pdec *d, size_t s, const struct pdec_segtab *t,
+		       const struct pdec_seg **last);
 
 #endif

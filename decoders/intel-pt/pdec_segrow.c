@@ -14,7 +14,11 @@
  * once, when the row ends, as seg_take_run would have left it after each
  * segment.  Any other segment ends the row, and pdec_seg's loop takes it
  * (looked up again: handing it over cost more in that loop than the
- * lookups it saved). */
+ * lookups it saved).
+ *
+ * Where segments hold CYC packets (pdec_seg_crow, below), the time and
+ * the cycle counts are locals too, and a row takes segments of any parts
+ * and flags. */
 #include "decoders/intel-pt/pdec_segkey.h"
 
 #include "decoders/intel-pt/pdec_segtab.h"
@@ -22,6 +26,23 @@
 /* The flags of a part this loop takes: the sample time updated, and
  * skipped states' timestamps noted */
 #define ROW_FLAGS (PDEC_SEG_UPD | PDEC_SEG_NOTE_S | PDEC_SEG_NOTE_T)
+
+/* The period of ticks, which no segment a row takes changes, in locals
+ * (row_period: false for other periods) */
+struct row_period {
+	uint64_t mask, ticks, last;   /* period_mask, period_ticks, last_masked_timestamp */
+	bool cont;                    /* continuous_period */
+};
+
+static inline __attribute__((always_inline)) bool row_period(const struct ptd_pdec *d,
+							      struct row_period *p)
+{
+	p->mask = d->period_mask;
+	p->ticks = d->period_ticks;
+	p->last = d->last_masked_timestamp;
+	p->cont = d->continuous_period;
+	return d->p.period_type == PDEC_PERIOD_TICKS && p->mask == ~(p->ticks - 1);
+}
 
 /* The instructions one-part segments may still take in a row
  * (pdec_seg_row) without a sample: they move the time (the timestamp and
@@ -35,28 +56,29 @@
  *   below the end of the last masked timestamp's period and cnt is less
  *   than a period; the room is that end, less ts, less 2, and at most a
  *   period less 1 (a room too small only leaves a segment to pdec_seg);
- * and taken counts come off it.  False where there is none to work out
- * (periods of instructions). */
-static bool row_room(const struct ptd_pdec *d, uint64_t *left)
+ * and taken counts come off it.  ts is t + n, the timestamp and the
+ * instructions since.  False where there is none to work out. */
+static inline __attribute__((always_inline)) bool row_room_at(const struct row_period *p,
+								   uint64_t t, uint64_t n,
+								   uint64_t *left)
 {
-	uint64_t ts = d->timestamp + d->timestamp_insn_cnt, masked = ts & d->period_mask;
+	uint64_t ts = t + n, masked = ts & p->mask;
 	uint64_t end;
 
-	if (d->p.period_type != PDEC_PERIOD_TICKS || ts < d->timestamp ||
-	    ts >= UINT64_MAX - (1ULL << 34) || d->period_mask != ~(d->period_ticks - 1))
+	if (ts < t || ts >= UINT64_MAX - (1ULL << 34))
 		return false;
-	if (d->continuous_period) {
-		end = masked + d->period_ticks;
+	if (p->cont) {
+		end = masked + p->ticks;
 		if (end <= masked)
 			return false;
-		*left = masked > d->last_masked_timestamp ? 0 : end - 1 - ts;
+		*left = masked > p->last ? 0 : end - 1 - ts;
 	} else {   /* pdec_period_quiet_at */
-		end = d->last_masked_timestamp + d->period_ticks;
-		if (end <= d->last_masked_timestamp)
+		end = p->last + p->ticks;
+		if (end <= p->last)
 			return false;
 		*left = ts + 2 > end ? 0 : end - 2 - ts;
-		if (*left > d->period_ticks - 1)
-			*left = d->period_ticks - 1;   /* cnt < period_ticks: less, never more */
+		if (*left > p->ticks - 1)
+			*left = p->ticks - 1;   /* cnt < period_ticks: less, never more */
 	}
 	return true;
 }
@@ -78,6 +100,8 @@ struct row {
 static inline __attribute__((always_inline)) bool row_load(const struct ptd_pdec *d,
 							    struct row *r)
 {
+	struct row_period p;
+
 	r->stack_n = d->stack_n;
 	r->top = r->stack_n ? d->stack[r->stack_n - 1] : 0;
 	r->ip = d->ip;
@@ -88,7 +112,7 @@ static inline __attribute__((always_inline)) bool row_load(const struct ptd_pdec
 	r->upd = false;
 	r->eq = d->sample_timestamp == d->timestamp;
 	r->cyc = d->sample_cyc;
-	return row_room(d, &r->left);
+	return row_period(d, &p) && row_room_at(&p, d->timestamp, d->timestamp_insn_cnt, &r->left);
 }
 
 /* The decoder as seg_take_run would leave it after g, the last segment
@@ -199,5 +223,233 @@ unsigned pdec_seg_row(struct ptd_pdec *d, size_t s, const struct pdec_segtab *t,
 	d->seg.backoff = 0;
 	d->seg.taken += n;
 	d->seg.ctaken += two;
+	return n;
+}
+
+/* Segments with CYC packets in a row: as pdec_seg_row, for segments of
+ * any parts and flags (the bench's W4, a CYC packet before every TNT and
+ * TIP: most segments have two parts, and pdec_seg's loop took each at
+ * about 500 instructions).  A CYC packet moves the time, so besides the
+ * row's state, the timestamp and the instructions since, the sample's
+ * time, count and cycles, and the cycle counts are locals here; the room
+ * before a sample is worked out again after each time a CYC packet
+ * gives.  A segment is checked as seg_fits checks it (every part in the
+ * room, the list of skipped timestamps with room for its notes and the
+ * time it leaves under the bound), with the times its CYC packets give,
+ * then taken as seg_take_run takes it. */
+struct crow {
+	size_t stack_n;
+	uint64_t ip, last_ip, top;
+	uint64_t ts, n;               /* timestamp, timestamp_insn_cnt */
+	uint64_t taken;               /* instructions since the start */
+	uint64_t st, sn;              /* sample_timestamp, sample_insn_cnt */
+	uint64_t scycles;             /* state.cycles, when upd */
+	uint64_t cycles, tot_cyc;     /* cycle_cnt, tot_cyc_cnt */
+	uint64_t stcc;                /* sample_tot_cyc_cnt */
+	uint64_t reads;               /* CYC packets counted */
+	uint64_t left;                /* room before a sample */
+	bool upd, cyc;                /* the sample time updated; sample_cyc */
+};
+
+/* What the time of a CYC packet depends on, which no segment changes
+ * (pdec_cyc_time): whether there is one, the reference and the rate */
+struct crow_clock {
+	struct row_period p;
+	uint64_t ref;
+	double rate;
+	bool timed;
+};
+
+/* Does every part of g fit from r's time (seg_fits)?  The times its CYC
+ * packets give into ts, bit i of *has set when part i's does, and the
+ * room the last part leaves into *left. */
+static inline __attribute__((always_inline)) bool crow_fits(const struct ptd_pdec *d,
+							     const struct crow_clock *k,
+							     const struct crow *r,
+							     const struct pdec_seg *g,
+							     uint64_t *ts, unsigned *has,
+							     uint64_t *left)
+{
+	uint64_t t = r->ts, cycles = r->cycles, room = r->left, c;
+	unsigned i;
+
+	*has = 0;
+	for (i = 0;; i++) {
+		/* a part of none fits but alone (seg_fits, seg_fit) */
+		if ((c = g->part[i].cnt) || g->nparts == 1) {
+			if (c - 1 >= room)
+				return false;
+			room -= c;
+		}
+		if (i + 1 == g->nparts)
+			break;
+		cycles += g->cyc[i];
+		if (k->timed) {
+			ts[i] = pdec_cyc_at(k->ref, cycles, k->rate);
+			*has |= 1u << i;
+			if (ts[i] >= t)
+				t = ts[i];
+			if (!row_room_at(&k->p, t, 0, &room))
+				return false;
+		}
+	}
+	*left = room;
+	return g->nparts == 1 || t < d->skip_bound;
+}
+
+/* What part q does (seg_part_take) */
+static inline __attribute__((always_inline)) void crow_part(struct ptd_pdec *d, struct crow *r,
+							     const struct pdec_seg_part *q)
+{
+	if (q->flags & PDEC_SEG_NOTE_S)
+		pdec_note_skipped(d, r->st);
+	r->taken += q->cnt;
+	r->n += q->cnt;
+	if (q->flags & PDEC_SEG_UPD) {
+		r->upd = true;
+		r->st = r->ts;
+		r->sn = r->n - q->after;
+		r->scycles = r->tot_cyc;
+	} else {
+		r->sn += q->cnt;
+	}
+	if (q->flags & PDEC_SEG_NOTE_T)
+		pdec_note_skipped(d, r->ts);
+	if (q->flags & PDEC_SEG_CYC_CNT)
+		r->stcc = r->tot_cyc;
+	if (q->flags & PDEC_SEG_CYC_CLR)
+		r->cyc = false;
+}
+
+unsigned pdec_seg_crow(struct ptd_pdec *d, size_t s, const struct pdec_segtab *t,
+		       const struct pdec_seg **last)
+{
+	const uint8_t *const buf = d->buf;
+	const size_t len = d->len;
+	const struct pdec_segent *const segs = t->segs;
+	const uint8_t *const tags = t->tags;
+	const unsigned bits = t->bits;
+	const void *const map = t->map;
+	const uint64_t lo = t->lo, span = t->len;
+	struct pdec_seg_hint *const hint = d->seg.hint;
+	const unsigned tips = d->seg.tips;
+	const bool pge = d->pge;
+	uint64_t *const stack = d->stack;
+	const size_t cap = d->stack_cap;
+	const struct pdec_seg *g, *prev = NULL, *pop = NULL;
+	unsigned n = 0, two = 0, cyc = 0, l, i, has;
+	uint64_t w[PDEC_SEG_WORDS], h, ts[PDEC_SEG_PARTS - 1], left;
+	struct pdec_seg_key k;
+	struct pdec_seg_hint *slot;
+	struct crow_clock clk;
+	struct crow r;
+
+	if (!row_period(d, &clk.p))
+		return 0;
+	clk.ref = d->cyc_ref_timestamp;
+	clk.rate = d->have_calc_cyc_to_tsc ? d->calc_cyc_to_tsc : d->cbr_cyc_to_tsc;
+	clk.timed = d->cyc_ref_timestamp && (d->have_calc_cyc_to_tsc || d->cbr);
+	r.stack_n = d->stack_n;
+	r.top = r.stack_n ? stack[r.stack_n - 1] : 0;
+	r.ip = d->ip;
+	r.last_ip = d->last_ip;
+	r.ts = d->timestamp;
+	r.n = d->timestamp_insn_cnt;
+	r.taken = 0;
+	r.st = d->sample_timestamp;
+	r.sn = d->sample_insn_cnt;
+	r.scycles = 0;
+	r.cycles = d->cycle_cnt;
+	r.tot_cyc = d->tot_cyc_cnt;
+	r.stcc = d->sample_tot_cyc_cnt;
+	r.reads = 0;
+	r.upd = false;
+	r.cyc = d->sample_cyc;
+	if (!row_room_at(&clk.p, r.ts, r.n, &r.left))
+		return 0;
+	while (len - s >= PDEC_SEG_BYTES && r.ip - lo < span) {
+		seg_next(w, buf + s, PDEC_SEG_BYTES);
+		h = seg_hint(w, r.ip);
+		slot = seg_slot(hint, h);
+		if (slot->tag != seg_tag(h) || !(l = slot->len))
+			break;
+		k.ip = r.ip;
+		k.last_ip = r.last_ip & ~0xffffULL;
+		k.top = r.top;
+		k.eq = r.st == r.ts;
+		k.cyc = r.cyc;
+		seg_bytes(&k, w, l);
+		if (!(g = pdec_segtab_find(segs, tags, bits, map, &k, stack, r.stack_n)))
+			break;
+		if ((d->list_skipped && g->nparts > 1 && d->n_skipped_ts + g->notes >= PDEC_SKIPPED_TS) ||
+		    !crow_fits(d, &clk, &r, g, ts, &has, &left) ||
+		    r.stack_n + g->cnt >= PDEC_STACK_MAX / 2 || cap - r.stack_n + g->deep < g->npush ||
+		    (g->nparts == 1 && g->tips < tips && slot->n + 1 >= PDEC_SEG_RESCAN))
+			break;   /* pdec_seg's loop takes it, or stops */
+		if (g->nparts == 1 && g->tips < tips)
+			slot->n++;
+		for (i = 0;; i++) {   /* seg_take_run */
+			crow_part(d, &r, &g->part[i]);
+			if (i + 1 == g->nparts)
+				break;
+			r.reads++;   /* pdec_cyc_count */
+			r.cycles += g->cyc[i];
+			if (pge)
+				r.tot_cyc += g->cyc[i];
+			r.cyc = true;
+			if (has & 1u << i) {   /* pdec_cyc_time_take */
+				if (ts[i] >= r.ts)
+					r.ts = ts[i];
+				r.n = 0;
+			}
+		}
+		r.left = left;
+		r.stack_n -= g->deep;
+		for (i = 0; i < g->npush; i++)
+			stack[r.stack_n++] = g->push[i];
+		r.top = r.stack_n ? stack[r.stack_n - 1] : 0;
+		if (g->flags & PDEC_SEG_POP)
+			pop = g;
+		r.ip = r.last_ip = g->ip;
+		prev = g;
+		s += l;
+		n++;
+		two += g->tips > 1;
+		cyc += g->nparts > 1;
+		if (!seg_again_at(d, s))
+			break;
+	}
+	if (!n)
+		return 0;
+	d->tot_insn_cnt += r.taken;
+	d->period_insn_cnt += r.taken;
+	d->timestamp = r.ts;
+	d->timestamp_insn_cnt = r.n;
+	d->sample_timestamp = r.st;
+	d->sample_insn_cnt = r.sn;
+	if (r.upd) {
+		d->state.cycles = r.scycles;
+		d->seg.upd = true;
+	}
+	d->cycle_cnt = r.cycles;
+	d->tot_cyc_cnt = r.tot_cyc;
+	d->sample_tot_cyc_cnt = r.stcc;
+	if (r.reads) {
+		d->cyc_reads += r.reads;
+		d->have_cyc = true;
+	}
+	d->sample_cyc = r.cyc;
+	d->stack_n = r.stack_n;
+	d->ip = d->last_ip = r.ip;
+	d->pos += s - prev->tip_size - d->off;
+	d->off = s - prev->tip_size;
+	d->pkt_step = prev->tip_size;
+	if (pop)
+		d->ret_addr = pop->ret_addr;
+	*last = prev;
+	d->seg.backoff = 0;
+	d->seg.taken += n;
+	d->seg.ctaken += two;
+	d->seg.found_cyc += cyc;
 	return n;
 }

@@ -14,16 +14,6 @@ static uint64_t multdiv(uint64_t t, uint32_t n, uint32_t d)
 	return (t / d) * n + ((t % d) * n) / d;
 }
 
-/* A double to uint64_t as perf's x86-64 build converts one (C leaves
- * values out of range undefined): 2^64 and above give 0. */
-static uint64_t to_u64(double v)
-{
-	if (!(v > -1.0))
-		return 0;
-	if (v >= 18446744073709551616.0)
-		return 0;
-	return (uint64_t)v;
-}
 
 void pdec_reposition(struct ptd_pdec *d)
 {
@@ -112,7 +102,7 @@ static void mtc_cyc_cnt_upd(struct ptd_pdec *d)
 	if (!d->pge || d->timestamp <= d->cyc_cnt_timestamp)
 		return;
 	delta = d->timestamp - d->cyc_cnt_timestamp;
-	tot = to_u64((double)delta * d->tsc_to_cyc + (double)d->base_cyc_cnt);   /* in double, as perf */
+	tot = pdec_to_u64((double)delta * d->tsc_to_cyc + (double)d->base_cyc_cnt);   /* in double, as perf */
 	if (tot > d->tot_cyc_cnt)
 		d->tot_cyc_cnt = tot;
 }
@@ -359,13 +349,10 @@ bool pdec_cyc_time(const struct ptd_pdec *d, uint64_t cycle_cnt, uint64_t *times
 {
 	if (!d->cyc_ref_timestamp)
 		return false;
-	/* perf adds in double (u64 += double): the sum is rounded */
 	if (d->have_calc_cyc_to_tsc)
-		*timestamp = to_u64((double)d->cyc_ref_timestamp +
-				    (double)cycle_cnt * d->calc_cyc_to_tsc);
+		*timestamp = pdec_cyc_at(d->cyc_ref_timestamp, cycle_cnt, d->calc_cyc_to_tsc);
 	else if (d->cbr)
-		*timestamp = to_u64((double)d->cyc_ref_timestamp +
-				    (double)cycle_cnt * d->cbr_cyc_to_tsc);
+		*timestamp = pdec_cyc_at(d->cyc_ref_timestamp, cycle_cnt, d->cbr_cyc_to_tsc);
 	else
 		return false;
 	return true;
