@@ -4,6 +4,7 @@
 #include "decoders/intel-pt/pdec_priv.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,6 +89,9 @@ void ptd_pdec_free(struct ptd_pdec *d)
 {
 	if (!d)
 		return;
+	if (d->chains_again && getenv("PTDECODE_DEBUG_CHAINS"))
+		fprintf(stderr, "ptdecode: %llu long TNT packets taken again as one of the last two chains\n",
+			(unsigned long long)d->chains_again);
 	pdec_seg_fini(d);
 	free(d->stack);
 	free(d);

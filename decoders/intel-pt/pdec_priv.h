@@ -112,6 +112,17 @@ struct ptd_pdec {
 	unsigned n_skipped_ts;
 	uint64_t skipped_ts[PDEC_SKIPPED_TS];
 	unsigned jcc_wait, jcc_backoff;   /* attempts to let go by, after runs too short */
+	/* the two last long TNT packets whose chains the walk found, in this
+	 * call of ptd_pdec_decode_to (pdec_skip.c chain_again; c.bits 0:
+	 * none) */
+	struct pdec_chain_seen {
+		uint64_t bytes, ip, base;
+		struct pdec_pkt pkt;
+		struct pdec_jcc_chain c;
+	} chain_seen[2];
+	unsigned chain_next;              /* the one to replace */
+	uint64_t chains_again;            /* packets taken so, said at the end with
+	                                     PTDECODE_DEBUG_CHAINS */
 
 	/* stuck-loop detection */
 	int no_progress;

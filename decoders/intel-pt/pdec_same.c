@@ -67,6 +67,10 @@ void pdec_same_unread(struct ptd_pdec *t, const struct ptd_pdec *b)
 	/* when runs of TNT bits are tried again: the same states either way */
 	t->jcc_wait = b->jcc_wait;
 	t->jcc_backoff = b->jcc_backoff;
+	/* the chains last taken, and a count of the path taken */
+	memcpy(t->chain_seen, b->chain_seen, sizeof(t->chain_seen));
+	t->chain_next = b->chain_next;
+	t->chains_again = b->chains_again;
 	/* the check for loops that take no packets sets its ip at the second
 	 * direct jump in a row, before it reads it at the third */
 	if (t->no_progress <= 1) {

@@ -545,6 +545,8 @@ static inline __attribute__((always_inline)) void decode_one(struct ptd_pdec *d)
 const struct ptd_pstate *ptd_pdec_decode_to(struct ptd_pdec *d, uint64_t bound,
 					    uint64_t kernel_start)
 {
+	/* the walk's maps may change between calls */
+	d->chain_seen[0].c.bits = d->chain_seen[1].c.bits = 0;
 	if (!bound) {
 		decode_one(d);
 		d->state.skipped_timestamp = 0;
