@@ -198,7 +198,7 @@ static unsigned run_once(struct ptd_pdec *d, struct again *a, int *err, bool *mo
 
 /* May a chain be taken or noted here?  run_once's early tests pass, and
  * the period is known without side effects (not quiet). */
-static bool chain_may(const struct ptd_pdec *d)
+static inline __attribute__((always_inline)) bool chain_may(const struct ptd_pdec *d)
 {
 	return runs_may(d) && !runs_quiet(d);
 }
@@ -206,7 +206,9 @@ static bool chain_may(const struct ptd_pdec *d)
 /* The decoder left as run_once, run by run, would leave it after the
  * runs of chain c (its ip base plus the value); what pdec_jcc_run
  * returns. */
-static int chain_take(struct ptd_pdec *d, const struct pdec_jcc_chain *c, uint64_t base)
+static inline __attribute__((always_inline)) int chain_take(struct ptd_pdec *d,
+								    const struct pdec_jcc_chain *c,
+								    uint64_t base)
 {
 	if (d->sample_cyc && (d->tnt.payload & (1ULL << 63)))
 		pdec_sample_cyc_cnt(d);
