@@ -420,12 +420,6 @@ static inline __attribute__((always_inline)) int seg_tip(struct ptd_pdec *d,
 	return n;
 }
 
-/* pdec_seg_row from s, with the table asked for: any taken?  Out of
- * pdec_seg's loop, whose registers it would take.  Once a segment holding
- * CYC packets was taken (seg.crow), which pdec_seg_row leaves to the
- * loop, the rows are pdec_seg_crow's, which takes those too (the bench's
- * W4, a CYC packet before each TNT and TIP). */
-
 /* PTDECODE_DEBUG_SEG_CHECK: the n segments a row took from s, the
  * last of them last, taken again by c (the decoder before them) as
  * pdec_seg's loop takes one (the table t looked up for its key, then
@@ -460,6 +454,11 @@ static void seg_row_check(struct ptd_pdec *c, const struct ptd_pdec *d, size_t s
 		pdec_seg_row_differs(d, n, i);
 }
 
+/* A row from s (pdec_seg_row), with the table asked for: any taken?  Out
+ * of pdec_seg's loop, whose registers it would take.  Once a segment
+ * holding CYC packets was taken (seg.crow), which pdec_seg_row leaves to
+ * the loop, the rows are pdec_seg_crow's, which takes those too (the
+ * bench's W4, a CYC packet before each TNT and TIP). */
 static __attribute__((noinline)) bool seg_row(struct ptd_pdec *d, size_t s, struct pdec_segtab *t,
 					      bool *asked, const struct pdec_seg **taken)
 {

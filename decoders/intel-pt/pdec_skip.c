@@ -292,8 +292,8 @@ static int chain_again(struct ptd_pdec *d)
 		d->state.flags = 0;
 		if (!chain_may(d) || !pdec_insn_fit(d, s->c.cnt))
 			break;
-		/* the packet read (pdec_next_packet: the same bytes, so the
-		 * same packet), then taken as a TNT packet's runs */
+		/* the packet read (pdec_next_packet: the bytes of the one
+		 * kept, so its packet), then taken as a TNT packet's runs */
 		d->last_packet_type = d->packet.type;
 		d->pos += 8;
 		d->off = o;
