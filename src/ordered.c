@@ -331,8 +331,7 @@ const struct ptd_event *ptd_ordered_pop(struct ptd_ordered *o, uint64_t limit)
 		b = r->first;
 		r->first = b->next;
 		r->head = 0;
-		b->next = NULL;
-		o->spent = b;
+		o->spent = b;   /* put_slab sets its next */
 	}
 	if (r->head == r->first->used) {   /* the run is empty */
 		forget(o, r);

@@ -115,6 +115,37 @@ static inline __attribute__((always_inline)) bool row_load(const struct ptd_pdec
 	return row_period(d, &p) && row_room_at(&p, d->timestamp, d->timestamp_insn_cnt, &r->left);
 }
 
+/* The segment in the walk's table (segs, tags, bits, map) for the bytes
+ * at p (at least PDEC_SEG_BYTES) from ip, with the last IP last_ip, the
+ * return stack (stack) n deep with top entry top, and the key's flags eq
+ * and cyc (seg_key_of): looked up with the length the bytes' hint in hint
+ * gives (into *l, the hint's slot into *slot), its key into *k; NULL when
+ * the hint or the table has none.  Scalars, not a struct: the rows keep
+ * them in locals, which the stores into the return stack cannot alias. */
+static inline __attribute__((always_inline)) const struct pdec_seg *
+row_find(const struct pdec_segent *segs, const uint8_t *tags, unsigned bits, const void *map,
+	 struct pdec_seg_hint *hint, const uint8_t *p, uint64_t ip, uint64_t last_ip,
+	 const uint64_t *stack, size_t n, uint64_t top, uint8_t eq, uint8_t cyc,
+	 struct pdec_seg_key *k, struct pdec_seg_hint **slot, unsigned *l)
+{
+	uint64_t w[PDEC_SEG_WORDS], h;
+
+	seg_next(w, p, PDEC_SEG_BYTES);
+	h = seg_hint(w, ip);
+	*slot = seg_slot(hint, h);
+	/* the tag and the length tested apart: seg_hint_len's select took 17
+	 * instructions more a segment here (W2) */
+	if ((*slot)->tag != seg_tag(h) || !(*l = (*slot)->len))
+		return NULL;
+	k->ip = ip;
+	k->last_ip = last_ip & ~0xffffULL;
+	k->top = top;
+	k->eq = eq;
+	k->cyc = cyc;
+	seg_bytes(k, w, *l);
+	return pdec_segtab_find(segs, tags, bits, map, k, stack, n);
+}
+
 /* What segment g does to the return stack: its depth *n and top entry
  * *top in locals */
 static inline __attribute__((always_inline)) void row_stack(uint64_t *stack, size_t *n,
@@ -188,7 +219,6 @@ unsigned pdec_seg_row(struct ptd_pdec *d, size_t s, const struct pdec_segtab *t,
 	const size_t cap = d->stack_cap;
 	const struct pdec_seg *g, *prev = NULL, *pop = NULL;
 	unsigned n = 0, two = 0, l, f;
-	uint64_t w[PDEC_SEG_WORDS], h;
 	struct pdec_seg_key k;
 	struct pdec_seg_hint *slot;
 	struct row r;
@@ -196,20 +226,8 @@ unsigned pdec_seg_row(struct ptd_pdec *d, size_t s, const struct pdec_segtab *t,
 	if (!row_load(d, &r))
 		return 0;
 	while (len - s >= PDEC_SEG_BYTES && r.ip - lo < span) {
-		seg_next(w, buf + s, PDEC_SEG_BYTES);
-		h = seg_hint(w, r.ip);
-		slot = seg_slot(hint, h);
-		/* the tag and the length tested apart: seg_hint_len's select
-		 * took 17 instructions more a segment here (W2) */
-		if (slot->tag != seg_tag(h) || !(l = slot->len))
-			break;
-		k.ip = r.ip;
-		k.last_ip = r.last_ip & ~0xffffULL;
-		k.top = r.top;
-		k.eq = r.eq;
-		k.cyc = r.cyc;
-		seg_bytes(&k, w, l);
-		if (!(g = pdec_segtab_find(segs, tags, bits, map, &k, stack, r.stack_n)))
+		if (!(g = row_find(segs, tags, bits, map, hint, buf + s, r.ip, r.last_ip, stack,
+				   r.stack_n, r.top, r.eq, r.cyc, &k, &slot, &l)))
 			break;
 		f = g->part[0].flags;
 		if (g->nparts != 1 || (f & ~ROW_FLAGS) || (uint64_t)g->cnt - 1 >= r.left ||
@@ -351,9 +369,9 @@ static inline __attribute__((always_inline)) void crow_part(struct ptd_pdec *d, 
 unsigned pdec_seg_crow(struct ptd_pdec *d, size_t s, const struct pdec_segtab *t,
 		       const struct pdec_seg **last)
 {
-	/* in locals, as in pdec_seg_row (a struct of them, passed to a
-	 * lookup shared by the two, made W2 6% slower in a build without the
-	 * profile: the stores into the return stack may alias it) */
+	/* in locals, as in pdec_seg_row (a struct of them, passed to
+	 * row_find, made W2 6% slower in a build without the profile: the
+	 * stores into the return stack may alias it) */
 	const uint8_t *const buf = d->buf;
 	const size_t len = d->len;
 	const struct pdec_segent *const segs = t->segs;
@@ -368,7 +386,7 @@ unsigned pdec_seg_crow(struct ptd_pdec *d, size_t s, const struct pdec_segtab *t
 	const size_t cap = d->stack_cap;
 	const struct pdec_seg *g, *prev = NULL, *pop = NULL;
 	unsigned n = 0, two = 0, cyc = 0, l, i, has;
-	uint64_t w[PDEC_SEG_WORDS], h, ts[PDEC_SEG_PARTS - 1], left;
+	uint64_t ts[PDEC_SEG_PARTS - 1], left;
 	struct pdec_seg_key k;
 	struct pdec_seg_hint *slot;
 	struct crow_clock clk;
@@ -398,18 +416,8 @@ unsigned pdec_seg_crow(struct ptd_pdec *d, size_t s, const struct pdec_segtab *t
 	if (!row_room_at(&clk.p, r.ts, r.n, &r.left))
 		return 0;
 	while (len - s >= PDEC_SEG_BYTES && r.ip - lo < span) {
-		seg_next(w, buf + s, PDEC_SEG_BYTES);
-		h = seg_hint(w, r.ip);
-		slot = seg_slot(hint, h);
-		if (slot->tag != seg_tag(h) || !(l = slot->len))
-			break;
-		k.ip = r.ip;
-		k.last_ip = r.last_ip & ~0xffffULL;
-		k.top = r.top;
-		k.eq = r.st == r.ts;
-		k.cyc = r.cyc;
-		seg_bytes(&k, w, l);
-		if (!(g = pdec_segtab_find(segs, tags, bits, map, &k, stack, r.stack_n)))
+		if (!(g = row_find(segs, tags, bits, map, hint, buf + s, r.ip, r.last_ip, stack,
+				   r.stack_n, r.top, r.st == r.ts, r.cyc, &k, &slot, &l)))
 			break;
 		if ((d->list_skipped && g->nparts > 1 && d->n_skipped_ts + g->notes >= PDEC_SKIPPED_TS) ||
 		    !crow_fits(d, &clk, &r, g, ts, &has, &left) ||

@@ -14,7 +14,6 @@ static uint64_t multdiv(uint64_t t, uint32_t n, uint32_t d)
 	return (t / d) * n + ((t % d) * n) / d;
 }
 
-
 void pdec_reposition(struct ptd_pdec *d)
 {
 	d->ip = 0;
