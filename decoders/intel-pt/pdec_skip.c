@@ -241,6 +241,18 @@ static inline __attribute__((always_inline)) int chain_take(struct ptd_pdec *d,
 	return -EAGAIN;
 }
 
+/* A long TNT packet's bytes: 02 a3 and six of payload */
+#define LONG_TNT 8
+_Static_assert(sizeof(((struct pdec_chain_seen *)0)->bytes) == LONG_TNT,
+	       "a seen packet's bytes: one word");
+
+/* Is s a chain seen for the packet of bytes next from ip? */
+static inline __attribute__((always_inline)) bool seen_for(const struct pdec_chain_seen *s,
+							   uint64_t next, uint64_t ip)
+{
+	return s->c.bits && s->bytes == next && s->ip == ip;
+}
+
 /* The long TNT packet at d->off, whose chain c (from ip, its ip base plus
  * the value) the walk found and which was just taken, kept in the
  * decoder's two last (pdec_chain_seen) */
@@ -275,18 +287,19 @@ static int chain_again(struct ptd_pdec *d)
 	size_t o;
 	int rc = PDEC_SKIPPED;
 
-	while (rc == PDEC_SKIPPED && !d->seg.on && d->pkt_step == 8 && d->len >= 16 &&
-	       d->off <= d->len - 16) {   /* the next packet in the piece */
-		o = d->off + 8;
+	while (rc == PDEC_SKIPPED && !d->seg.on && d->pkt_step == LONG_TNT &&
+	       d->len >= 2 * LONG_TNT && d->off <= d->len - 2 * LONG_TNT) {
+		/* the next packet, in the piece */
+		o = d->off + LONG_TNT;
 		if (d->memo_i < d->memo_n && d->memo[d->memo_i].off == o)
 			break;
 		memcpy(&next, d->buf + o, sizeof(next));
-		s = d->chain_seen;
-		if (!s->c.bits || s->bytes != next || s->ip != d->ip) {
-			s++;
-			if (!s->c.bits || s->bytes != next || s->ip != d->ip)
-				break;
-		}
+		if (seen_for(&d->chain_seen[0], next, d->ip))
+			s = &d->chain_seen[0];
+		else if (seen_for(&d->chain_seen[1], next, d->ip))
+			s = &d->chain_seen[1];
+		else
+			break;
 		/* the packet loop after the state skipped */
 		d->state.type = PDEC_BRANCH;
 		d->state.flags = 0;
@@ -295,7 +308,7 @@ static int chain_again(struct ptd_pdec *d)
 		/* the packet read (pdec_next_packet: the bytes of the one
 		 * kept, so its packet), then taken as a TNT packet's runs */
 		d->last_packet_type = d->packet.type;
-		d->pos += 8;
+		d->pos += LONG_TNT;
 		d->off = o;
 		d->packet = s->pkt;
 		d->tnt = d->packet;
@@ -327,7 +340,7 @@ int pdec_jcc_run(struct ptd_pdec *d)
 			uint64_t ip = d->ip;
 			int rc = chain_take(d, c, base);
 
-			if (d->pkt_step != 8)
+			if (d->pkt_step != LONG_TNT)
 				return rc;
 			chain_seen(d, c, base, ip);
 			return rc == PDEC_SKIPPED ? chain_again(d) : rc;
