@@ -269,6 +269,52 @@ static void chain_seen(struct ptd_pdec *d, const struct pdec_jcc_chain *c, uint6
 	s->c = *c;
 }
 
+/* Is the packet after the one at d->off, a long TNT packet's bytes from
+ * the decoder's piece, one chain_again may look at?  In the piece with a
+ * packet's bytes after it, and not a packet read ahead (memo). */
+static inline __attribute__((always_inline)) bool again_next(const struct ptd_pdec *d, size_t *o)
+{
+	if (d->len < 2 * LONG_TNT || d->off > d->len - 2 * LONG_TNT)
+		return false;
+	*o = d->off + LONG_TNT;
+	return !(d->memo_i < d->memo_n && d->memo[d->memo_i].off == *o);
+}
+
+/* After chain_again took the packet of s from s's ip and was left there
+ * (a loop whose packets come again one after the other: the bench's W1,
+ * 26,110 of its 28,070 packets taken again): the packets after it with
+ * the same bytes, as chain_again would take each, with only what differs
+ * from one to the next.  Each is seen_for s from the same ip; chain_may
+ * holds, as nothing it reads changes; chain_take's state, packet and TNT
+ * payload are what the last one left, its sample time the same (the
+ * timestamp does not move), and pdec_skipped, with that timestamp again,
+ * notes nothing; what moves is the position, the counts and the last
+ * packet's type (s's, from the second on), with pdec_insn_fit at each
+ * packet. */
+static void chain_repeat(struct ptd_pdec *d, const struct pdec_chain_seen *s)
+{
+	const uint64_t cnt = s->c.cnt;
+	const bool upd = s->c.flags & PDEC_CHAIN_UPD;
+	uint64_t next, n = 0;
+	size_t o;
+
+	while (again_next(d, &o)) {
+		memcpy(&next, d->buf + o, sizeof(next));
+		if (next != s->bytes || !pdec_insn_fit(d, cnt))
+			break;
+		d->pos += LONG_TNT;
+		d->off = o;
+		d->tot_insn_cnt += cnt;
+		d->timestamp_insn_cnt += cnt;
+		d->period_insn_cnt += cnt;
+		d->sample_insn_cnt = upd ? d->timestamp_insn_cnt : d->sample_insn_cnt + cnt;
+		n++;
+	}
+	if (n)
+		d->last_packet_type = d->packet.type;   /* s's, read after itself */
+	d->chains_again += n;
+}
+
 /* After a long TNT packet's state was skipped (PDEC_SKIPPED): the packets
  * after it that are one of the two last whose chain the walk found, from
  * the same ip, taken as the packet loop would take each (ptd_pdec_decode_to:
@@ -287,12 +333,7 @@ static int chain_again(struct ptd_pdec *d)
 	size_t o;
 	int rc = PDEC_SKIPPED;
 
-	while (rc == PDEC_SKIPPED && !d->seg.on && d->pkt_step == LONG_TNT &&
-	       d->len >= 2 * LONG_TNT && d->off <= d->len - 2 * LONG_TNT) {
-		/* the next packet, in the piece */
-		o = d->off + LONG_TNT;
-		if (d->memo_i < d->memo_n && d->memo[d->memo_i].off == o)
-			break;
+	while (rc == PDEC_SKIPPED && !d->seg.on && d->pkt_step == LONG_TNT && again_next(d, &o)) {
 		memcpy(&next, d->buf + o, sizeof(next));
 		if (seen_for(&d->chain_seen[0], next, d->ip))
 			s = &d->chain_seen[0];
@@ -315,6 +356,8 @@ static int chain_again(struct ptd_pdec *d)
 		d->pkt_state = ST_TNT;
 		d->chains_again++;
 		rc = chain_take(d, &s->c, s->base);
+		if (rc == PDEC_SKIPPED && d->ip == s->ip)
+			chain_repeat(d, s);
 	}
 	return rc;
 }
