@@ -90,8 +90,8 @@ void ptd_pdec_free(struct ptd_pdec *d)
 	if (!d)
 		return;
 	if (d->chains_again && getenv("PTDECODE_DEBUG_CHAINS"))
-		fprintf(stderr, "ptdecode: %llu long TNT packets taken again as one of the last two chains\n",
-			(unsigned long long)d->chains_again);
+		fprintf(stderr, "ptdecode: %llu long TNT packets taken again as one of the last two chains, %llu of them in a row\n",
+			(unsigned long long)d->chains_again, (unsigned long long)d->chains_row);
 	pdec_seg_fini(d);
 	free(d->stack);
 	free(d);

@@ -123,6 +123,7 @@ struct ptd_pdec {
 	unsigned chain_next;              /* the one to replace */
 	uint64_t chains_again;            /* packets taken so, said at the end with
 	                                     PTDECODE_DEBUG_CHAINS */
+	uint64_t chains_row;              /* ... of which in chain_repeat's loop */
 
 	/* stuck-loop detection */
 	int no_progress;

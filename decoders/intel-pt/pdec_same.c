@@ -71,6 +71,7 @@ void pdec_same_unread(struct ptd_pdec *t, const struct ptd_pdec *b)
 	memcpy(t->chain_seen, b->chain_seen, sizeof(t->chain_seen));
 	t->chain_next = b->chain_next;
 	t->chains_again = b->chains_again;
+	t->chains_row = b->chains_row;
 	/* the check for loops that take no packets sets its ip at the second
 	 * direct jump in a row, before it reads it at the third */
 	if (t->no_progress <= 1) {

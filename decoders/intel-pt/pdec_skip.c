@@ -313,6 +313,7 @@ static void chain_repeat(struct ptd_pdec *d, const struct pdec_chain_seen *s)
 	if (n)
 		d->last_packet_type = d->packet.type;   /* s's, read after itself */
 	d->chains_again += n;
+	d->chains_row += n;
 }
 
 /* After a long TNT packet's state was skipped (PDEC_SKIPPED): the packets
