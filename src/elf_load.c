@@ -10,16 +10,17 @@
 
 struct ptd_elf ptd_elf;
 
-static const struct ptd_dlsym fns[] = {
-#define F(f) PTD_DLSYM(struct ptd_elf, f, "elf_" #f)
-#define G(f) PTD_DLSYM(struct ptd_elf, g_##f, "gelf_" #f)
-	F(version), F(begin), F(end), F(kind), F(nextscn), F(ndxscn), F(getdata),
-	F(getshdrstrndx), F(strptr), G(getshdr), G(fsize), G(getsym),
-#undef F
-#undef G
-};
+/* its functions: F(T, the table's field, the library's name) */
+#define FNS(F, T) \
+	F(T, version, elf_version) F(T, begin, elf_begin) F(T, end, elf_end) \
+	F(T, kind, elf_kind) F(T, nextscn, elf_nextscn) F(T, ndxscn, elf_ndxscn) \
+	F(T, getdata, elf_getdata) F(T, getshdrstrndx, elf_getshdrstrndx) \
+	F(T, strptr, elf_strptr) F(T, g_getshdr, gelf_getshdr) \
+	F(T, g_fsize, gelf_fsize) F(T, g_getsym, gelf_getsym)
 
-static struct ptd_dllib lib = PTD_DLLIB("libelf.so.1", fns, &ptd_elf,
+PTD_DLSYMS(struct ptd_elf, FNS);
+
+static struct ptd_dllib lib = PTD_DLLIB_LINKED("libelf.so.1", fns, linked, &ptd_elf,
 					"libelf (Debian package libelf1), so no source lines", 1);
 
 int ptd_elf_load(void)

@@ -8,6 +8,7 @@
 
 #include "common/err.h"
 #include "etmraw.h"
+#include "fullprog.h"
 #include "formats/out/dump.h"
 #include "options.h"
 #include "progress.h"
@@ -111,6 +112,7 @@ int main(int argc, char **argv)
 	struct ptd_session *s = NULL;
 	struct ptd_progress prog;
 	struct ptd_dump dump;
+	const char *why;
 	int rc;
 
 	/* Memory freed goes back to malloc, not to the kernel: a page new to
@@ -120,6 +122,7 @@ int main(int argc, char **argv)
 	 * is the same */
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	ptd_fullprog_init(argv);
 
 	if (ptd_options_parse(&o, argc, argv, &err)) {
 		fprintf(stderr, "ptdecode: %s\n", err.msg);
@@ -136,6 +139,11 @@ int main(int argc, char **argv)
 		printf("ptdecode %s\n", PACKAGE_VERSION);
 		ptd_options_fini(&o);
 		return 0;
+	}
+	if ((why = ptd_fullprog_wanted(&o))) {
+		ptd_fullprog_run(why);
+		ptd_options_fini(&o);
+		return 2;
 	}
 	if (o.action == PTD_ACTION_RAW) {
 		rc = run_raw(&o);

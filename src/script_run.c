@@ -22,6 +22,7 @@
 #include "formats/out/script.h"
 #include "formats/perf/abi.h"
 #include "formats/perf/records.h"
+#include "fullprog.h"
 #include "idlist.h"
 #include "itrace.h"
 #include "progress.h"
@@ -371,7 +372,7 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	struct ptd_err err = { 0 };
 	struct ptd_gaps gaps;
 	const struct ptd_decoder_ops *rops = NULL;
-	const char *kallsyms = o->kallsyms;
+	const char *kallsyms = o->kallsyms, *why;
 	char kdir[4096];
 	struct run r;
 	size_t i;
@@ -476,6 +477,10 @@ int ptd_script_run(const struct ptd_script_run_opts *o, FILE *out)
 	}
 	if (rc) {
 		fprintf(stderr, "ptdecode: %s: %s\n", o->input, err.msg[0] ? err.msg : ptd_strerror(rc));
+		goto out;
+	}
+	if (r.s->auxinfo.present && (why = ptd_fullprog_wanted_trace(r.s->auxinfo.type))) {
+		ptd_fullprog_run(why);
 		goto out;
 	}
 	if (o->time_str) {

@@ -3,7 +3,10 @@
 #   tools/build.sh [--pgo] [DIR [CONFIGURE-ARGS...]]      (default DIR: build)
 #
 # --pgo: a profile-guided build, the one the README's commands and the
-# bench use.  ptdecode is built with gcc's -fprofile-generate, decodes the
+# bench use, where ptdecode is the static program (configure
+# --enable-static-ptdecode=auto, src/fullprog.h) and ptdecode-full the
+# dynamically linked one it runs for what needs libipt, libpq or
+# OpenCSD.  ptdecode is built with gcc's -fprofile-generate, decodes the
 # committed recordings of testdata/record (the test suite's, not the
 # bench's workloads; indirect-cyc for CYC packets in segments) in a few
 # --itrace modes, i100us forty times more, and is built again with
@@ -57,7 +60,8 @@ if [ -z "${CFLAGS:-}" ] &&
 fi
 [ -f Makefile ] && make -s clean >/dev/null
 find . -name '*.gcda' -exec rm -f {} +
-"$top/configure" -q "$@" CFLAGS="$cflags -fprofile-generate -fprofile-update=atomic"
+"$top/configure" -q --enable-static-ptdecode=auto "$@" \
+	CFLAGS="$cflags -fprofile-generate -fprofile-update=atomic"
 make -s -j"$jobs" >/dev/null
 rec="$top/testdata/record"
 for f in "$rec"/*.data; do
@@ -83,7 +87,7 @@ make -s clean >/dev/null
 # bench's W5) copied and cleared its structures with rep movs and rep
 # stos; at 99.9%, W5 i100us took 8% fewer instructions and 0.82 of the
 # time (bench/analysis.md, thirty-ninth round)
-"$top/configure" -q "$@" \
+"$top/configure" -q --enable-static-ptdecode=auto "$@" \
 	CFLAGS="$cflags -fprofile-use -fprofile-partial-training --param=hot-bb-count-ws-permille=999 -Wno-missing-profile -Wno-coverage-mismatch"
 make -s -j"$jobs" >/dev/null
 touch pgo.stamp

@@ -2,8 +2,11 @@
 # Install the Debian packages ptdecode builds and tests with, those that are
 # missing.  Needs root (or sudo).  Usage: tools/deps.sh [build|test]
 set -eu
+# zlib1g-dev, liblzma-dev, libbz2-dev: the static archives libdw's needs
+# (the static program: src/fullprog.h)
 BUILD="gcc g++ make autoconf automake libtool pkg-config libzstd-dev
-libipt-dev libopencsd-dev libcapstone-dev libelf-dev libdw-dev libsqlite3-dev libpq-dev"
+libipt-dev libopencsd-dev libcapstone-dev libelf-dev libdw-dev libsqlite3-dev libpq-dev
+zlib1g-dev liblzma-dev libbz2-dev"
 TEST="linux-perf binutils coreutils python3 qemu-user clang gcc-aarch64-linux-gnu libc6-dev-arm64-cross libopencsd-bin
 sqlite3 python3-pyside2.qtsql libqt5sql5-sqlite postgresql libqt5sql5-psql"
 want=$BUILD

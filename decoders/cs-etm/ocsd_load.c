@@ -2,7 +2,9 @@
 #define PTD_OCSD_LOAD_IMPL
 #include "decoders/cs-etm/ocsd_load.h"
 
+#ifndef PTD_LINKED_LIBS
 #include <dlfcn.h>
+#endif
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -31,6 +33,11 @@ static const struct ptd_dlsym fns[] = {
  * as its calls would then not bind to the module's repair. */
 static int locate(char *buf, size_t size)
 {
+#ifdef PTD_LINKED_LIBS
+	/* the static program loads nothing (src/fullprog.h) */
+	snprintf(buf, size, "not in this static program (ptdecode-full has it)");
+	return -1;
+#else
 	void *h = dlopen(OCSD_SONAME, RTLD_LAZY | RTLD_NOLOAD);
 	ssize_t n;
 	char *slash;
@@ -53,6 +60,7 @@ static int locate(char *buf, size_t size)
 	}
 	snprintf(buf, size, "%s/%s", PTD_PKGLIBDIR, PTD_OCSD_MODULE);
 	return 0;
+#endif
 }
 
 static struct ptd_dllib lib = PTD_DLLIB_AT(locate, fns, &ptd_ocsd,

@@ -10,14 +10,16 @@
 
 struct ptd_zstd ptd_zstd;
 
-static const struct ptd_dlsym fns[] = {
-#define F(f) PTD_DLSYM(struct ptd_zstd, f, "ZSTD_" #f)
-	F(createDStream), F(initDStream), F(freeDStream), F(decompressStream), F(isError),
-	F(getErrorName),
-#undef F
-};
+/* its functions: F(T, the table's field, the library's name) */
+#define FNS(F, T) \
+	F(T, createDStream, ZSTD_createDStream) F(T, initDStream, ZSTD_initDStream) \
+	F(T, freeDStream, ZSTD_freeDStream) \
+	F(T, decompressStream, ZSTD_decompressStream) F(T, isError, ZSTD_isError) \
+	F(T, getErrorName, ZSTD_getErrorName)
 
-static struct ptd_dllib lib = PTD_DLLIB("libzstd.so.1", fns, &ptd_zstd,
+PTD_DLSYMS(struct ptd_zstd, FNS);
+
+static struct ptd_dllib lib = PTD_DLLIB_LINKED("libzstd.so.1", fns, linked, &ptd_zstd,
 					"libzstd (Debian package libzstd1)", 0);
 
 int ptd_zstd_load(struct ptd_err *err)

@@ -11,13 +11,14 @@
 
 struct ptd_cs ptd_cs;
 
-static const struct ptd_dlsym fns[] = {
-#define F(f) PTD_DLSYM(struct ptd_cs, f, "cs_" #f)
-	F(open), F(option), F(malloc), F(free), F(close), F(disasm_iter),
-#undef F
-};
+/* its functions: F(T, the table's field, the library's name) */
+#define FNS(F, T) \
+	F(T, open, cs_open) F(T, option, cs_option) F(T, malloc, cs_malloc) \
+	F(T, free, cs_free) F(T, close, cs_close) F(T, disasm_iter, cs_disasm_iter)
 
-static struct ptd_dllib lib = PTD_DLLIB("libcapstone.so." SOVERSION, fns, &ptd_cs,
+PTD_DLSYMS(struct ptd_cs, FNS);
+
+static struct ptd_dllib lib = PTD_DLLIB_LINKED("libcapstone.so." SOVERSION, fns, linked, &ptd_cs,
 					"capstone (Debian package libcapstone" SOVERSION ")", 1);
 
 int ptd_cs_load(void)

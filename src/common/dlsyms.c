@@ -1,9 +1,35 @@
 /* Libraries loaded at run time: see dlsyms.h. */
 #include "common/dlsyms.h"
 
-#include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>
+
+#ifdef PTD_LINKED_LIBS
+/* the static program: the tables of the libraries linked with it */
+static int load(struct ptd_dllib *l)
+{
+	size_t i;
+
+	if (!l->linked) {
+		snprintf(l->why, sizeof(l->why), "not linked with this static program (ptdecode-full has it)");
+		return -1;
+	}
+	for (i = 0; i < l->n; i++)
+		*(void **)((char *)l->table + l->fns[i].off) = l->linked[i];
+	return 0;
+}
+
+int ptd_dl_linked(void)
+{
+	return 1;
+}
+#else
+#include <dlfcn.h>
+
+int ptd_dl_linked(void)
+{
+	return 0;
+}
 
 static int load(struct ptd_dllib *l)
 {
@@ -38,6 +64,7 @@ static int load(struct ptd_dllib *l)
 	}
 	return 0;
 }
+#endif
 
 int ptd_dllib_load(struct ptd_dllib *l)
 {

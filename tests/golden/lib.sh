@@ -5,6 +5,10 @@ set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 : "${PTDECODE:=$top_builddir/ptdecode}"
+# the program that loads its libraries: ptdecode-full where ptdecode is the
+# static program (src/fullprog.h), which runs it for what needs them
+PTDECODE_FULL=$PTDECODE
+[ -x "$(dirname "$PTDECODE")/ptdecode-full" ] && PTDECODE_FULL=$(dirname "$PTDECODE")/ptdecode-full
 TESTDATA=$top_srcdir/testdata
 TAP_N=0
 TAP_FAILED=0
