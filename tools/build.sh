@@ -5,8 +5,8 @@
 # --pgo: a profile-guided build, the one the README's commands and the
 # bench use, where ptdecode is the static program (configure
 # --enable-static-ptdecode=auto, src/fullprog.h) and ptdecode-full the
-# dynamically linked one it runs for what needs libipt, libpq or
-# OpenCSD.  ptdecode is built with gcc's -fprofile-generate, decodes the
+# dynamically linked one it runs for raw and CoreSight trace, the exports
+# and input from a pipe.  ptdecode is built with gcc's -fprofile-generate, decodes the
 # committed recordings of testdata/record (the test suite's, not the
 # bench's workloads; indirect-cyc for CYC packets in segments) in a few
 # --itrace modes, i100us forty times more, and is built again with
